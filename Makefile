@@ -1,0 +1,34 @@
+# Thin wrapper over CMake. `make demo` and `make test` install what is missing first
+# (tools/install_deps.sh, idempotent), then build Release once in build/.
+BUILD   ?= build
+JOBS    ?= $(shell nproc)
+CMAKE_FLAGS ?=
+
+.PHONY: deps configure build demo test bench clean format
+
+deps:
+	@tools/install_deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIGHTCODE_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+# The main job: what LightCode does, on a built-in GPT-2.
+demo: build
+	$(BUILD)/lightcode inspect gpt2 --seq 1400
+
+# Every test, in parallel, one ctest entry per test case.
+test: build
+	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --timeout 600
+
+# Google Benchmark targets (not part of `make test`); figures go to docs/PERFORMANCE.md.
+bench: build
+	@for b in $(BUILD)/tests/bench/bench_*; do echo "== $$b"; $$b --benchmark_min_time=0.2; done
+
+format:
+	@clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+clean:
+	@rm -rf $(BUILD)

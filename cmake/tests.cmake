@@ -1,0 +1,24 @@
+# Unit tests: one doctest executable per layer, each test case its own ctest entry so that
+# `ctest -j` spreads them over the cores (and SystemC cases run one per process).
+include(doctest)
+
+add_library(lc_test_main STATIC tests/support/doctest_main.cpp)
+target_link_libraries(lc_test_main PUBLIC doctest::doctest)
+target_include_directories(lc_test_main PUBLIC ${CMAKE_SOURCE_DIR})
+target_compile_definitions(lc_test_main PUBLIC
+  LIGHTCODE_TEST_TVM_GRAPHS="${LIGHTCODE_TVM_GRAPHS}"
+  LIGHTCODE_TEST_REFERENCE="${LIGHTCODE_SHARED_REFERENCE}"
+  LIGHTCODE_TEST_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+  LIGHTCODE_TEST_BINARY="$<TARGET_FILE:lightcode>")
+
+# lightcode_unit_test(<name> SOURCES ... LIBS ...)
+function(lightcode_unit_test name)
+  cmake_parse_arguments(T "" "" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE lc_test_main lc_warnings ${T_LIBS})
+  add_dependencies(${name} lightcode)
+  doctest_discover_tests(${name} TEST_PREFIX "${name}:"
+    PROPERTIES ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1")
+endfunction()
+
+add_subdirectory(tests/unit)

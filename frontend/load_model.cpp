@@ -1,0 +1,35 @@
+#include "frontend/load_model.hpp"
+
+#include <filesystem>
+
+#include "frontend/models/model_config.hpp"
+#include "frontend/tvm/tvm_import.hpp"
+#include "sim/core/error.hpp"
+
+namespace lightcode::frontend {
+
+bool is_graph_file(const std::string& model) {
+  const bool json_name = model.size() > 5 && model.compare(model.size() - 5, 5, ".json") == 0;
+  return json_name || model.find('/') != std::string::npos || std::filesystem::is_regular_file(model);
+}
+
+ir::Graph load_model(const ModelRequest& request) {
+  if (request.length && *request.length < 1) {
+    throw Error((request.stage == Stage::decode ? "KV-cache length" : std::string("sequence length")) +
+                std::string(" must be positive, got ") + std::to_string(*request.length));
+  }
+  if (is_graph_file(request.model)) {
+    TvmImportOptions options;
+    options.input_rule = request.input_rule;
+    options.sequence_length = request.length;
+    options.traced_length = request.traced_length;
+    return import_tvm_file(request.model, options);
+  }
+  const ModelConfig config = builtin_model(request.model);
+  ir::Graph g = build_model(config, request.stage, request.length.value_or(kDefaultBuiltinLength));
+  if (request.input_rule != g.input_rule()) g.apply_input_rule(request.input_rule);
+  g.validate();
+  return g;
+}
+
+}  // namespace lightcode::frontend

@@ -1,0 +1,27 @@
+#pragma once
+// One entry point for "a model" on the command line and in scenarios: a TVM graph JSON file
+// (anything that names an existing file or ends in .json) or a built-in model name from
+// configs/models/. Builds or imports, re-sizes to the requested length, validates.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "frontend/models/model_builder.hpp"
+#include "sim/ir/graph.hpp"
+
+namespace lightcode::frontend {
+
+struct ModelRequest {
+  std::string model;              // path to graph.json, or a built-in name ("gpt2")
+  Stage stage = Stage::prefill;   // built-in models only; a TVM file is what it was traced as
+  std::optional<int64_t> length;  // prefill: tokens; decode: KV-cache length
+  std::optional<int64_t> traced_length;  // TVM files: override the detected traced length
+  ir::InputTypeRule input_rule = ir::InputTypeRule::own_entry;
+};
+
+inline constexpr int64_t kDefaultBuiltinLength = 128;
+
+bool is_graph_file(const std::string& model);
+ir::Graph load_model(const ModelRequest& request);
+
+}  // namespace lightcode::frontend

@@ -1,0 +1,134 @@
+// Llama (LlamaForCausalLM, SDPA attention) as TVM lowers it: bias-free linears as
+// reshape -> dense -> reshape; rotary embeddings as q * cos + rotate_half(q) * sin with
+// rotate_half = concatenate(-x[..., d/2:], x[..., :d/2]) and cos/sin folded to constants
+// shared by every layer; repeat_kv (grouped-query attention only) as expand_dims ->
+// broadcast_to -> reshape; TVM's scaled_dot_product_attention multiplies q and k^T by
+// sqrt(1 / sqrt(head_dim)) each and adds the sliced 4-D mask; SwiGLU MLP. The cache returned
+// per layer is (rotated key, value) with the KV heads, as heads of the graph.
+#include <string>
+#include <vector>
+
+#include "frontend/models/transformer_blocks.hpp"
+
+namespace lightcode::frontend::detail {
+
+using ir::DType;
+using ir::Shape;
+
+void build_llama(GraphEmitter& e, const ModelConfig& c, const Step& step) {
+  const int64_t t = step.tokens;
+  const int64_t keys = step.keys();
+  const int64_t hidden = c.hidden_size;
+  const int64_t heads = c.num_attention_heads;
+  const int64_t kv_heads = c.num_key_value_heads;
+  const int64_t rep = heads / kv_heads;
+  const int64_t hd = c.head_dim();
+  const int64_t inner = c.intermediate_size;
+  const DType f = e.float_type();
+  const auto layers = static_cast<int>(c.num_hidden_layers);
+
+  const Value ids = e.input("input_ids", Shape{1, t}, DType::int64);
+  const Value attention_mask = e.input("attention_mask", Shape{1, keys}, DType::int64);
+  std::vector<Value> past_k, past_v;
+  if (step.past > 0) {
+    for (int i = 0; i < layers; ++i) {
+      past_k.push_back(
+          e.input("past_k_" + std::to_string(i), Shape{1, kv_heads, step.past, hd}, f));
+      past_v.push_back(
+          e.input("past_v_" + std::to_string(i), Shape{1, kv_heads, step.past, hd}, f));
+    }
+  }
+
+  e.set_scope("model.embed_tokens");
+  Value x = embed(e, e.param("weight", Shape{c.vocab_size, hidden}), ids);
+  e.set_scope("model");
+  const Value mask = causal_mask(e, attention_mask, step);
+  e.set_scope("model.rotary_emb");
+  const Value cos = e.param("cos", Shape{1, 1, t, hd});
+  const Value sin = e.param("sin", Shape{1, 1, t, hd});
+
+  auto linear = [&](Value in, int64_t out, std::string_view what) {
+    const std::string s(what);
+    const Value flat = e.reshape(in, Shape{t, hidden}, s + ".view");
+    return e.dense(flat, e.param(s + ".weight", Shape{out, hidden}), s);
+  };
+  auto rotary = [&](Value v) {
+    const Value x2 = e.strided_slice(v, 3, hd / 2, hd, "x2");
+    const Value x1 = e.strided_slice(v, 3, 0, hd / 2, "x1");
+    const Value rotated = e.concatenate(e.unary("negative", x2, "negative"), x1, 3, "rotate_half");
+    return e.add(e.multiply(v, cos, "cos"), e.multiply(rotated, sin, "sin"), "rope");
+  };
+  // repeat_kv: [1, kv, s, d] -> [1, kv, 1, s, d] -> broadcast -> reshaped to `to`.
+  auto repeat_kv = [&](Value v, Shape to) {
+    if (rep == 1) return v;  // Hugging Face returns the tensor itself
+    const Value expanded = e.reshape(v, Shape{1, kv_heads, 1, keys, hd}, "repeat_kv.expand_dims");
+    const Value wide =
+        e.broadcast_to(expanded, Shape{1, kv_heads, rep, keys, hd}, "repeat_kv.expand");
+    return e.reshape(wide, to, "repeat_kv.reshape");
+  };
+
+  std::vector<Value> presents;
+  presents.reserve(static_cast<size_t>(2 * layers));
+  for (int i = 0; i < layers; ++i) {
+    const std::string h = "model.layers." + std::to_string(i);
+    e.set_scope(h + ".input_layernorm");
+    const Value a_in = norm(e, c.norm_type, x);
+
+    e.set_scope(h + ".self_attn");
+    const Value q4 = e.reshape(linear(a_in, heads * hd, "q_proj"), Shape{1, t, heads, hd});
+    Value q = rotary(e.transpose(q4, {0, 2, 1, 3}));
+    q = e.reshape(e.multiply(q, e.param("sdpa.q_scale", Shape{1}), "sdpa.q_scale"),
+                  Shape{heads, t, hd});
+
+    const Value k4 = e.reshape(linear(a_in, kv_heads * hd, "k_proj"), Shape{1, t, kv_heads, hd});
+    Value k = rotary(e.transpose(k4, {0, 2, 1, 3}));
+    if (step.past > 0) k = e.concatenate(past_k[static_cast<size_t>(i)], k, 2, "cache_update");
+    presents.push_back(k);
+    k = repeat_kv(k, Shape{1, heads, keys, hd});
+    Value k_t = e.transpose(k, {0, 1, 3, 2});
+    k_t = e.multiply(k_t, e.param("sdpa.k_scale", Shape{1}), "sdpa.k_scale");
+    k_t = e.transpose(e.reshape(k_t, Shape{heads, hd, keys}), {0, 2, 1});
+
+    Value scores = e.reshape(e.batch_matmul(q, k_t, "scores"), Shape{1, heads, t, keys});
+    scores = e.add(scores, e.strided_slice(mask, 3, 0, keys, "mask_slice"), "mask");
+    const Value probs = e.reshape(e.softmax(scores), Shape{heads, t, keys});
+
+    const Value v4 = e.reshape(linear(a_in, kv_heads * hd, "v_proj"), Shape{1, t, kv_heads, hd});
+    Value v = e.transpose(v4, {0, 2, 1, 3});
+    if (step.past > 0) v = e.concatenate(past_v[static_cast<size_t>(i)], v, 2, "cache_update");
+    presents.push_back(v);
+    // Consecutive reshapes merge in Relay: repeat_kv's and the batch-matmul flattening are one.
+    const Value v3 =
+        rep == 1 ? e.reshape(v, Shape{heads, keys, hd}) : repeat_kv(v, Shape{heads, keys, hd});
+    const Value v_t = e.transpose(v3, {0, 2, 1});
+    Value ctx = e.reshape(e.batch_matmul(probs, v_t, "context"), Shape{1, heads, t, hd});
+    ctx = e.transpose(ctx, {0, 2, 1, 3}, "merge_heads");
+    const Value o = e.dense(e.reshape(ctx, Shape{t, hidden}, "o_proj.view"),
+                            e.param("o_proj.weight", Shape{hidden, hidden}), "o_proj");
+    e.set_scope(h);
+    x = e.add(x, e.reshape(o, Shape{1, t, hidden}), "attn_residual");
+
+    e.set_scope(h + ".post_attention_layernorm");
+    const Value m_in = norm(e, c.norm_type, x);
+    e.set_scope(h + ".mlp");
+    const Value gate = e.reshape(linear(m_in, inner, "gate_proj"), Shape{1, t, inner});
+    const Value up = e.reshape(linear(m_in, inner, "up_proj"), Shape{1, t, inner});
+    const Value prod = e.multiply(activation(e, c.hidden_act, gate), up, "gate_up");
+    const Value down = e.dense(e.reshape(prod, Shape{t, inner}, "down_proj.view"),
+                               e.param("down_proj.weight", Shape{hidden, inner}), "down_proj");
+    e.set_scope(h);
+    x = e.add(x, e.reshape(down, Shape{1, t, hidden}), "mlp_residual");
+  }
+
+  e.set_scope("model.norm");
+  const Value final_hidden = norm(e, c.norm_type, x);
+  e.set_scope("lm_head");
+  const Value lm_weight = e.param("weight", Shape{c.vocab_size, hidden});
+  if (c.tie_word_embeddings) e.set_attr(lm_weight, "tied_to", "model.embed_tokens.weight");
+  const Value logits =
+      e.dense(e.reshape(final_hidden, Shape{t, hidden}, "view"), lm_weight, "dense");
+  e.output(e.reshape(logits, Shape{1, t, c.vocab_size}, "logits"));
+  for (const Value& p : presents) e.output(p);
+}
+
+}  // namespace lightcode::frontend::detail

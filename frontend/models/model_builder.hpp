@@ -1,0 +1,29 @@
+#pragma once
+// Built-in transformer graphs from a ModelConfig, in the operator vocabulary, shapes, dtypes
+// and node order of TVM's unfused (opt level 0) Relay graph-executor JSON, so one cost model
+// serves imported and built graphs: builtin gpt2 at 5 tokens is isomorphic to TVM's GPT-2
+// prefill graph, node for node in the same order (see tests/unit/frontend/test_models.cpp).
+//   prefill: `length` tokens, no cache; outputs logits [1, length, vocab] and per layer the
+//            key and value cache [1, kv_heads, length, head_dim].
+//   decode:  one new token against a KV cache of `length` past tokens (inputs past_k_<i>,
+//            past_v_<i>); attention spans length + 1 keys; outputs logits [1, 1, vocab] and
+//            the updated cache [1, kv_heads, length + 1, head_dim].
+// Memory nodes carry their role: parameter (weights, folded constants) or input (input_ids,
+// attention_mask, past_k_<i>, past_v_<i>). The source reads "builtin:<name>@<stage>/<length>".
+// A non-positive length is a lightcode::Error. max_position_embeddings is not enforced:
+// sweeps mock longer sequences, as the original does with TVM graphs.
+#include <cstdint>
+#include <string_view>
+
+#include "frontend/models/model_config.hpp"
+#include "sim/ir/graph.hpp"
+
+namespace lightcode::frontend {
+
+enum class Stage { prefill, decode };
+
+std::string_view stage_name(Stage s);  // "prefill", "decode"
+
+ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length);
+
+}  // namespace lightcode::frontend

@@ -1,0 +1,296 @@
+#include "frontend/tvm/tvm_import.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cctype>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "sim/core/error.hpp"
+
+namespace lightcode::frontend {
+namespace {
+
+using nlohmann::json;
+
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& path, const std::string& message) const {
+    throw Error(SourcePlace{file_, 0, 0, path}, message);
+  }
+
+  const json& member(const json& obj, const char* key, const std::string& path) const {
+    if (!obj.is_object()) fail(path, "expected a JSON object");
+    auto it = obj.find(key);
+    if (it == obj.end()) fail(path, std::string("missing key \"") + key + "\"");
+    return *it;
+  }
+
+  const json& array(const json& v, const std::string& path) const {
+    if (!v.is_array()) fail(path, "expected a JSON array");
+    return v;
+  }
+
+  int64_t integer(const json& v, const std::string& path) const {
+    if (v.is_number_integer()) return v.get<int64_t>();
+    // TVM writes attribute numbers as strings ("num_outputs": "3").
+    if (v.is_string()) {
+      const std::string s = v.get<std::string>();
+      if (!s.empty() && (std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '-')) {
+        size_t used = 0;
+        try {
+          const long long x = std::stoll(s, &used);
+          if (used == s.size()) return x;
+        } catch (const std::exception&) {
+        }
+      }
+    }
+    fail(path, "expected an integer, found " + v.dump());
+  }
+
+  std::string string(const json& v, const std::string& path) const {
+    if (!v.is_string()) fail(path, "expected a string, found " + v.dump());
+    return v.get<std::string>();
+  }
+
+  // attrs.<key> is a pair [type tag, list].
+  const json& tagged_list(const json& attrs, const char* key, const char* tag) const {
+    const std::string path = std::string("attrs.") + key;
+    const json& pair = array(member(attrs, key, "attrs"), path);
+    if (pair.size() != 2 || !pair[0].is_string() || pair[0].get<std::string>() != tag) {
+      fail(path, std::string("expected [\"") + tag + "\", [...]]");
+    }
+    return array(pair[1], path + "[1]");
+  }
+
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+};
+
+SourcePlace place_of_byte(const std::string& file, std::string_view text, size_t byte) {
+  int line = 1, column = 1;
+  for (size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return SourcePlace{file, line, column, ""};
+}
+
+ir::MemoryRole memory_role(const std::string& name) {
+  // TVM names bound parameters p0, p1, ...; everything else is fed at run time.
+  if (name.size() > 1 && name[0] == 'p') {
+    bool digits = true;
+    for (size_t i = 1; i < name.size(); ++i) digits = digits && std::isdigit(static_cast<unsigned char>(name[i]));
+    if (digits) return ir::MemoryRole::parameter;
+  }
+  return ir::MemoryRole::input;
+}
+
+}  // namespace
+
+ir::Graph import_tvm_file(const std::string& path, const TvmImportOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(SourcePlace{path, 0, 0, ""}, "cannot open TVM graph file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return import_tvm_json(ss.str(), path, options);
+}
+
+ir::Graph import_tvm_json(std::string_view text, const std::string& name,
+                          const TvmImportOptions& options) {
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: ".
+    if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+    throw Error(place_of_byte(name, text, e.byte > 0 ? e.byte - 1 : 0), "malformed JSON: " + what);
+  }
+  const Reader r(name);
+  const json& nodes = r.array(r.member(doc, "nodes", ""), "nodes");
+  const json& attrs = r.member(doc, "attrs", "");
+  const json& shapes = r.tagged_list(attrs, "shape", "list_shape");
+  const json& dltypes = r.tagged_list(attrs, "dltype", "list_str");
+  const size_t n = nodes.size();
+
+  // node_row_ptr[i] is node i's first entry; absent in some exporters, then 1 + outputs.
+  std::vector<int64_t> row(n + 1, 0);
+  if (doc.contains("node_row_ptr")) {
+    const json& rp = r.array(doc["node_row_ptr"], "node_row_ptr");
+    if (rp.size() != n + 1) {
+      r.fail("node_row_ptr", "has " + std::to_string(rp.size()) + " entries, expected " +
+                                 std::to_string(n + 1) + " (one per node plus one)");
+    }
+    for (size_t i = 0; i <= n; ++i) {
+      row[i] = r.integer(rp[i], "node_row_ptr[" + std::to_string(i) + "]");
+      if (i > 0 && row[i] <= row[i - 1]) {
+        r.fail("node_row_ptr[" + std::to_string(i) + "]",
+               "must grow by at least one entry per node (" + std::to_string(row[i - 1]) +
+                   " then " + std::to_string(row[i]) + ")");
+      }
+    }
+    if (row[0] != 0) r.fail("node_row_ptr[0]", "must be 0");
+  } else {
+    for (size_t i = 0; i < n; ++i) {
+      int64_t outs = 1;
+      if (nodes[i].contains("attrs") && nodes[i]["attrs"].contains("num_outputs")) {
+        outs = r.integer(nodes[i]["attrs"]["num_outputs"],
+                         "nodes[" + std::to_string(i) + "].attrs.num_outputs");
+      }
+      row[i + 1] = row[i] + outs;
+    }
+  }
+  const auto entries = static_cast<size_t>(row[n]);
+  if (shapes.size() < entries) {
+    r.fail("attrs.shape", "lists " + std::to_string(shapes.size()) +
+                              " entry shapes but node_row_ptr says the graph has " +
+                              std::to_string(entries) + " entries");
+  }
+  if (dltypes.size() < entries) {
+    r.fail("attrs.dltype", "lists " + std::to_string(dltypes.size()) +
+                               " entry dtypes but node_row_ptr says the graph has " +
+                               std::to_string(entries) + " entries");
+  }
+
+  auto entry_type = [&](size_t e) {
+    const std::string spath = "attrs.shape[1][" + std::to_string(e) + "]";
+    const json& dims = r.array(shapes[e], spath);
+    ir::TensorType t;
+    try {
+      for (size_t d = 0; d < dims.size(); ++d) {
+        const int64_t v = r.integer(dims[d], spath + "[" + std::to_string(d) + "]");
+        if (v < 0) r.fail(spath, "negative dimension " + std::to_string(v));
+        t.shape.push_back(v);
+      }
+    } catch (const std::length_error&) {
+      r.fail(spath, "rank " + std::to_string(dims.size()) + " exceeds the supported " +
+                        std::to_string(ir::Shape::kMaxRank));
+    }
+    const std::string dpath = "attrs.dltype[1][" + std::to_string(e) + "]";
+    const std::string dt = r.string(dltypes[e], dpath);
+    const auto parsed = ir::parse_dtype(dt);
+    if (!parsed) r.fail(dpath, "unknown dtype \"" + dt + "\"");
+    t.dtype = *parsed;
+    return t;
+  };
+
+  ir::Graph g;
+  g.set_source(name);
+  g.set_input_rule(options.input_rule);
+  g.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    const std::string path = "nodes[" + std::to_string(i) + "]";
+    const json& jn = nodes[i];
+    ir::Node node;
+    node.name = r.string(r.member(jn, "name", path), path + ".name");
+    const std::string op = r.string(r.member(jn, "op", path), path + ".op");
+    for (int64_t e = row[i]; e < row[i + 1]; ++e) node.outputs.push_back(entry_type(static_cast<size_t>(e)));
+    if (op == "null") {
+      node.kind = ir::OpKind::memory;
+      node.kind_name = "memory";
+      node.role = memory_role(node.name);
+    } else if (op == "tvm_op") {
+      const json& a = r.member(jn, "attrs", path);
+      const std::string func = r.string(r.member(a, "func_name", path + ".attrs"),
+                                        path + ".attrs.func_name");
+      node.kind_name = std::string(ir::kind_from_func_name(func));
+      node.kind = ir::parse_op_kind(node.kind_name);
+      for (auto it = a.begin(); it != a.end(); ++it) {
+        if (it.value().is_string()) node.attrs.push_back({it.key(), it.value().get<std::string>()});
+      }
+      if (a.contains("num_outputs")) {
+        const int64_t declared = r.integer(a["num_outputs"], path + ".attrs.num_outputs");
+        if (declared != row[i + 1] - row[i]) {
+          r.fail(path + ".attrs.num_outputs",
+                 "says " + std::to_string(declared) + " outputs but node_row_ptr gives " +
+                     std::to_string(row[i + 1] - row[i]));
+        }
+      }
+    } else {
+      r.fail(path + ".op", "expected \"null\" or \"tvm_op\", found \"" + op + "\"");
+    }
+    static const json kNoInputs = json::array();
+    const json& ins = r.array(jn.contains("inputs") ? jn["inputs"] : kNoInputs, path + ".inputs");
+    for (size_t k = 0; k < ins.size(); ++k) {
+      const std::string ipath = path + ".inputs[" + std::to_string(k) + "]";
+      const json& in = r.array(ins[k], ipath);
+      if (in.size() < 2) r.fail(ipath, "expected [node, output, version]");
+      const int64_t src = r.integer(in[0], ipath + "[0]");
+      const int64_t out = r.integer(in[1], ipath + "[1]");
+      if (src < 0 || static_cast<size_t>(src) >= n) {
+        r.fail(ipath, "input node " + std::to_string(src) + " is out of range (the graph has " +
+                          std::to_string(n) + " nodes)");
+      }
+      if (static_cast<size_t>(src) >= i) {
+        r.fail(ipath, "input node " + std::to_string(src) +
+                          " points forward; graph-executor JSON lists producers before consumers");
+      }
+      if (out < 0 || out >= row[static_cast<size_t>(src) + 1] - row[static_cast<size_t>(src)]) {
+        r.fail(ipath, "output " + std::to_string(out) + " of node " + std::to_string(src) +
+                          " does not exist (it has " +
+                          std::to_string(row[static_cast<size_t>(src) + 1] - row[static_cast<size_t>(src)]) +
+                          ")");
+      }
+      node.inputs.push_back({static_cast<ir::NodeId>(src), static_cast<int32_t>(out)});
+    }
+    g.add(std::move(node));
+  }
+  if (doc.contains("heads")) {
+    const json& heads = r.array(doc["heads"], "heads");
+    for (size_t k = 0; k < heads.size(); ++k) {
+      const std::string hpath = "heads[" + std::to_string(k) + "]";
+      const json& h = r.array(heads[k], hpath);
+      if (h.size() < 2) r.fail(hpath, "expected [node, output, version]");
+      const int64_t src = r.integer(h[0], hpath + "[0]");
+      if (src < 0 || static_cast<size_t>(src) >= n) r.fail(hpath, "node out of range");
+      g.add_head({static_cast<ir::NodeId>(src), static_cast<int32_t>(r.integer(h[1], hpath + "[1]"))});
+    }
+  }
+  g.validate();
+
+  if (options.sequence_length) {
+    const int64_t target = *options.sequence_length;
+    if (target < 1) {
+      throw Error(SourcePlace{name, 0, 0, ""},
+                  "sequence length must be positive, got " + std::to_string(target));
+    }
+    std::optional<int64_t> traced = options.traced_length ? options.traced_length : detect_traced_length(g);
+    if (!traced) {
+      throw Error(SourcePlace{name, 0, 0, ""},
+                  "cannot tell the sequence length this graph was traced at (no input_ids or past_* "
+                  "input); give it explicitly (--traced-len)");
+    }
+    if (*traced < 1) {
+      throw Error(SourcePlace{name, 0, 0, ""},
+                  "traced sequence length must be positive, got " + std::to_string(*traced));
+    }
+    g.resize_sequence(*traced, target);
+  }
+  return g;
+}
+
+std::optional<int64_t> detect_traced_length(const ir::Graph& g) {
+  std::optional<int64_t> tokens;
+  std::optional<int64_t> past;
+  for (const ir::Node& node : g.nodes()) {
+    if (node.kind != ir::OpKind::memory) continue;
+    const ir::Shape& s = node.output().shape;
+    if (node.name == "input_ids" && s.rank() == 2) tokens = s[1];
+    if (!past && node.name.rfind("past", 0) == 0 && s.rank() >= 2) past = s.from_back(2);
+  }
+  if (tokens && *tokens > 1) return tokens;
+  if (past) return past;
+  return tokens;
+}
+
+}  // namespace lightcode::frontend

@@ -1,0 +1,15 @@
+#pragma once
+// Each `lightcode <command>` registers itself on the CLI11 app through one explicit function
+// (no static self-registration); main() calls them in the order --help lists them.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace lightcode::app {
+
+// A command's body, run after parsing; returns the process exit code.
+using CommandAction = std::function<int()>;
+
+void register_inspect(CLI::App& app, CommandAction& action);
+
+}  // namespace lightcode::app

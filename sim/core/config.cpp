@@ -1,0 +1,392 @@
+#include "sim/core/config.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+namespace lightcode {
+
+struct ConfigValue {
+  enum class Kind { null, scalar, map, list };
+  Kind kind = Kind::null;
+  std::string scalar;
+  std::vector<std::pair<std::string, ConfigValue>> entries;  // map, in file order
+  std::vector<ConfigValue> items;                            // list
+  std::shared_ptr<const std::string> file;
+  int line = 0;
+  int column = 0;
+};
+
+namespace {
+
+namespace fs = std::filesystem;
+
+ConfigValue convert(const YAML::Node& node, const std::shared_ptr<const std::string>& file) {
+  ConfigValue v;
+  v.file = file;
+  const YAML::Mark mark = node.Mark();
+  v.line = mark.line >= 0 ? mark.line + 1 : 0;
+  v.column = mark.column >= 0 ? mark.column + 1 : 0;
+  switch (node.Type()) {
+    case YAML::NodeType::Scalar:
+      v.kind = ConfigValue::Kind::scalar;
+      v.scalar = node.Scalar();
+      break;
+    case YAML::NodeType::Sequence:
+      v.kind = ConfigValue::Kind::list;
+      for (const auto& item : node) v.items.push_back(convert(item, file));
+      break;
+    case YAML::NodeType::Map:
+      v.kind = ConfigValue::Kind::map;
+      for (const auto& kv : node) {
+        std::string key = kv.first.Scalar();
+        for (const auto& existing : v.entries) {
+          if (existing.first == key) {
+            const YAML::Mark m = kv.first.Mark();
+            throw Error(SourcePlace{*file, m.line + 1, m.column + 1, key}, "duplicate key");
+          }
+        }
+        v.entries.emplace_back(std::move(key), convert(kv.second, file));
+      }
+      break;
+    default:
+      v.kind = ConfigValue::Kind::null;
+  }
+  return v;
+}
+
+// Child values override the base; maps merge recursively, anything else replaces.
+void merge_into(ConfigValue& base, const ConfigValue& over) {
+  if (base.kind != ConfigValue::Kind::map || over.kind != ConfigValue::Kind::map) {
+    base = over;
+    return;
+  }
+  for (const auto& [key, value] : over.entries) {
+    auto it = std::find_if(base.entries.begin(), base.entries.end(),
+                           [&](const auto& e) { return e.first == key; });
+    if (it == base.entries.end()) {
+      base.entries.emplace_back(key, value);
+    } else {
+      merge_into(it->second, value);
+    }
+  }
+  base.file = over.file;
+  base.line = over.line;
+  base.column = over.column;
+}
+
+ConfigValue load_tree(std::string_view text, const std::string& name, const fs::path& base_dir,
+                      std::vector<std::string>& chain);
+
+// `from:` may appear in any mapping; its path is relative to the file that holds it.
+ConfigValue resolve_from(ConfigValue v, const fs::path& base_dir, std::vector<std::string>& chain) {
+  if (v.kind == ConfigValue::Kind::list) {
+    for (ConfigValue& item : v.items) item = resolve_from(std::move(item), base_dir, chain);
+    return v;
+  }
+  if (v.kind != ConfigValue::Kind::map) return v;
+  for (auto& entry : v.entries) {
+    if (entry.first != "from") entry.second = resolve_from(std::move(entry.second), base_dir, chain);
+  }
+  auto it = std::find_if(v.entries.begin(), v.entries.end(),
+                         [](const auto& e) { return e.first == "from"; });
+  if (it == v.entries.end()) return v;
+  const ConfigValue from = it->second;
+  v.entries.erase(it);
+  if (from.kind != ConfigValue::Kind::scalar) {
+    throw Error(SourcePlace{*from.file, from.line, from.column, "from"},
+                "expected the path of a config file to inherit from");
+  }
+  const fs::path base_path = (base_dir / from.scalar).lexically_normal();
+  std::ifstream in(base_path);
+  if (!in) {
+    throw Error(SourcePlace{*from.file, from.line, from.column, "from"},
+                "cannot open '" + base_path.string() + "'");
+  }
+  if (std::find(chain.begin(), chain.end(), base_path.string()) != chain.end()) {
+    throw Error(SourcePlace{*from.file, from.line, from.column, "from"},
+                "inheritance cycle through '" + base_path.string() + "'");
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  ConfigValue base = load_tree(ss.str(), base_path.string(), base_path.parent_path(), chain);
+  merge_into(base, v);
+  return base;
+}
+
+ConfigValue load_tree(std::string_view text, const std::string& name, const fs::path& base_dir,
+                      std::vector<std::string>& chain) {
+  auto file = std::make_shared<const std::string>(name);
+  YAML::Node node;
+  try {
+    node = YAML::Load(std::string(text));
+  } catch (const YAML::Exception& e) {
+    throw Error(SourcePlace{name, e.mark.line + 1, e.mark.column + 1, ""},
+                "YAML syntax error: " + e.msg);
+  }
+  chain.push_back(name);
+  ConfigValue v = resolve_from(convert(node, file), base_dir, chain);
+  chain.pop_back();
+  return v;
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+template <typename Container>
+void check_allowed(const ConfigNode& node, const Container& allowed) {
+  for (const std::string& key : node.keys()) {
+    bool ok = false;
+    for (const auto& a : allowed) ok = ok || key == a;
+    if (ok) continue;
+    std::string best;
+    size_t best_d = 3;
+    std::string list;
+    for (const auto& a : allowed) {
+      list += (list.empty() ? "" : ", ") + std::string(a);
+      const size_t d = edit_distance(key, a);
+      if (d < best_d) {
+        best_d = d;
+        best = std::string(a);
+      }
+    }
+    node.at(key).fail("unknown key '" + key + "'" +
+                      (best.empty() ? "" : " (did you mean '" + best + "'?)") +
+                      "; allowed keys: " + list);
+  }
+}
+
+}  // namespace
+
+ConfigNode::ConfigNode() {
+  static const auto empty = [] {
+    auto v = std::make_shared<ConfigValue>();
+    v->kind = ConfigValue::Kind::map;
+    return std::shared_ptr<const ConfigValue>(v);
+  }();
+  root_ = empty;
+  value_ = empty.get();
+}
+
+ConfigNode::ConfigNode(std::shared_ptr<const ConfigValue> root, const ConfigValue* value,
+                       std::string path)
+    : root_(std::move(root)), value_(value), path_(std::move(path)) {}
+
+ConfigNode ConfigNode::load_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(SourcePlace{path, 0, 0, ""}, "cannot open config file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse(ss.str(), path, fs::path(path).parent_path().string());
+}
+
+ConfigNode ConfigNode::parse(std::string_view text, const std::string& name,
+                             const std::string& base_dir) {
+  std::vector<std::string> chain;
+  auto root = std::make_shared<const ConfigValue>(
+      load_tree(text, name, base_dir.empty() ? fs::path(".") : fs::path(base_dir), chain));
+  const ConfigValue* v = root.get();
+  return ConfigNode(std::move(root), v, "");
+}
+
+bool ConfigNode::is_map() const { return value_->kind == ConfigValue::Kind::map; }
+bool ConfigNode::is_list() const { return value_->kind == ConfigValue::Kind::list; }
+bool ConfigNode::is_scalar() const { return value_->kind == ConfigValue::Kind::scalar; }
+bool ConfigNode::is_null() const { return value_->kind == ConfigValue::Kind::null; }
+
+const SourcePlace& ConfigNode::place() const {
+  if (!place_) {
+    place_ = SourcePlace{value_->file ? *value_->file : std::string(), value_->line,
+                         value_->column, path_};
+  }
+  return *place_;
+}
+
+void ConfigNode::fail(const std::string& message) const { throw Error(place(), message); }
+
+std::string ConfigNode::child_path(std::string_view key) const {
+  return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+}
+
+bool ConfigNode::has(std::string_view key) const { return find(key).has_value(); }
+
+std::optional<ConfigNode> ConfigNode::find(std::string_view key) const {
+  if (!is_map()) return std::nullopt;
+  for (const auto& [k, v] : value_->entries) {
+    if (k == key) return ConfigNode(root_, &v, child_path(key));
+  }
+  return std::nullopt;
+}
+
+ConfigNode ConfigNode::at(std::string_view key) const {
+  if (!is_map()) fail("expected a mapping with key '" + std::string(key) + "'");
+  if (auto n = find(key)) return *n;
+  fail("missing key '" + std::string(key) + "'");
+}
+
+std::vector<std::string> ConfigNode::keys() const {
+  std::vector<std::string> out;
+  if (is_map()) {
+    for (const auto& e : value_->entries) out.push_back(e.first);
+  }
+  return out;
+}
+
+void ConfigNode::allow_only(std::initializer_list<std::string_view> allowed) const {
+  if (!is_map()) fail("expected a mapping");
+  check_allowed(*this, allowed);
+}
+
+void ConfigNode::allow_only(const std::vector<std::string>& allowed) const {
+  if (!is_map()) fail("expected a mapping");
+  check_allowed(*this, allowed);
+}
+
+size_t ConfigNode::size() const {
+  if (is_list()) return value_->items.size();
+  if (is_map()) return value_->entries.size();
+  return 0;
+}
+
+ConfigNode ConfigNode::operator[](size_t i) const {
+  if (!is_list()) fail("expected a list");
+  if (i >= value_->items.size()) fail("index " + std::to_string(i) + " out of range");
+  return ConfigNode(root_, &value_->items[i], path_ + "[" + std::to_string(i) + "]");
+}
+
+std::string ConfigNode::as_string() const {
+  if (!is_scalar()) fail("expected a single value");
+  return value_->scalar;
+}
+
+int64_t ConfigNode::as_int() const {
+  const std::string s = as_string();
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (s.empty() || *end != '\0' || errno == ERANGE) fail("'" + s + "' is not an integer");
+  return v;
+}
+
+double ConfigNode::as_double() const {
+  const std::string s = as_string();
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0' || !std::isfinite(v)) fail("'" + s + "' is not a number");
+  return v;
+}
+
+bool ConfigNode::as_bool() const {
+  const std::string s = as_string();
+  if (s == "true" || s == "yes" || s == "on") return true;
+  if (s == "false" || s == "no" || s == "off") return false;
+  fail("'" + s + "' is not a boolean (expected true or false)");
+}
+
+double ConfigNode::as_quantity(Dimension d) const {
+  const std::string s = as_string();
+  try {
+    return parse_quantity(s, d);
+  } catch (const Error& e) {
+    fail(e.what());
+  }
+}
+
+namespace {
+void emit(const ConfigValue& v, int indent, std::string& out) {
+  const std::string pad(static_cast<size_t>(indent), ' ');
+  if (v.kind == ConfigValue::Kind::map) {
+    for (const auto& [key, child] : v.entries) {
+      out += pad + key + ":";
+      if (child.kind == ConfigValue::Kind::scalar) {
+        out += " " + child.scalar + "\n";
+      } else if (child.kind == ConfigValue::Kind::null) {
+        out += "\n";
+      } else {
+        out += "\n";
+        emit(child, indent + 2, out);
+      }
+    }
+  } else if (v.kind == ConfigValue::Kind::list) {
+    for (const ConfigValue& item : v.items) {
+      if (item.kind == ConfigValue::Kind::scalar) {
+        out += pad + "- " + item.scalar + "\n";
+      } else {
+        std::string inner;
+        emit(item, indent + 2, inner);
+        if (inner.size() >= static_cast<size_t>(indent + 2)) inner.replace(static_cast<size_t>(indent), 2, "- ");
+        out += inner;
+      }
+    }
+  } else if (v.kind == ConfigValue::Kind::scalar) {
+    out += pad + v.scalar + "\n";
+  }
+}
+}  // namespace
+
+std::string ConfigNode::to_yaml(int indent) const {
+  std::string out;
+  emit(*value_, indent, out);
+  return out;
+}
+
+int64_t ConfigNode::positive_int(std::string_view key) const {
+  const ConfigNode n = at(key);
+  const int64_t v = n.as_int();
+  if (v < 1) n.fail("must be a positive integer, got " + std::to_string(v));
+  return v;
+}
+
+int64_t ConfigNode::non_negative_int(std::string_view key) const {
+  const ConfigNode n = at(key);
+  const int64_t v = n.as_int();
+  if (v < 0) n.fail("must not be negative, got " + std::to_string(v));
+  return v;
+}
+
+double ConfigNode::positive_quantity(std::string_view key, Dimension d) const {
+  const ConfigNode n = at(key);
+  const double v = n.as_quantity(d);
+  if (!(v > 0.0)) n.fail("must be positive, got '" + n.as_string() + "'");
+  return v;
+}
+
+double ConfigNode::non_negative_quantity(std::string_view key, Dimension d) const {
+  const ConfigNode n = at(key);
+  const double v = n.as_quantity(d);
+  if (v < 0.0) n.fail("must not be negative, got '" + n.as_string() + "'");
+  return v;
+}
+
+double ConfigNode::non_negative_quantity_or(std::string_view key, Dimension d,
+                                            double fallback) const {
+  return has(key) ? non_negative_quantity(key, d) : fallback;
+}
+
+double ConfigNode::positive_double(std::string_view key) const {
+  const ConfigNode n = at(key);
+  const double v = n.as_double();
+  if (!(v > 0.0)) n.fail("must be positive, got " + n.as_string());
+  return v;
+}
+
+}  // namespace lightcode

@@ -1,0 +1,81 @@
+#pragma once
+// Strict YAML configs. yaml-cpp stays inside config.cpp: callers see ConfigNode, a view of
+// an immutable tree in which every value remembers its file, line and key path, so every error
+// ("missing key", "unknown key", "not a positive integer", "no unit") names all three.
+// A mapping may start with `from: other.yaml` (relative to its own file): the other file is
+// loaded first and this one's keys override it, maps merged key by key, lists replaced.
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/error.hpp"
+#include "sim/core/units.hpp"
+
+namespace lightcode {
+
+struct ConfigValue;  // defined in config.cpp
+
+class ConfigNode {
+ public:
+  ConfigNode();  // an empty mapping that belongs to no file
+  static ConfigNode load_file(const std::string& path);
+  // `name` stands in for the file in error messages; `from:` resolves against `base_dir`.
+  static ConfigNode parse(std::string_view text, const std::string& name,
+                          const std::string& base_dir = ".");
+
+  bool is_map() const;
+  bool is_list() const;
+  bool is_scalar() const;
+  bool is_null() const;
+  const SourcePlace& place() const;  // file, line, column and key path of this value
+  const std::string& file() const { return place().file; }
+
+  // Mappings.
+  bool has(std::string_view key) const;
+  ConfigNode at(std::string_view key) const;  // missing key -> Error
+  std::optional<ConfigNode> find(std::string_view key) const;
+  std::vector<std::string> keys() const;  // in file order
+  // Rejects any key not listed (typos are the commonest config bug); suggests the closest.
+  void allow_only(std::initializer_list<std::string_view> allowed) const;
+  void allow_only(const std::vector<std::string>& allowed) const;
+
+  // Sequences.
+  size_t size() const;
+  ConfigNode operator[](size_t i) const;
+
+  // Scalars (on this node).
+  std::string as_string() const;
+  int64_t as_int() const;
+  double as_double() const;
+  bool as_bool() const;
+  double as_quantity(Dimension d) const;  // "9.7 GHz" -> 9.7e9
+
+  // Common checked reads of a child key.
+  std::string string(std::string_view key) const { return at(key).as_string(); }
+  int64_t positive_int(std::string_view key) const;     // >= 1
+  int64_t non_negative_int(std::string_view key) const; // >= 0
+  double positive_quantity(std::string_view key, Dimension d) const;      // > 0
+  double non_negative_quantity(std::string_view key, Dimension d) const;  // >= 0
+  double non_negative_quantity_or(std::string_view key, Dimension d, double fallback) const;
+  double positive_double(std::string_view key) const;
+  bool boolean(std::string_view key) const { return at(key).as_bool(); }
+
+  [[noreturn]] void fail(const std::string& message) const;
+  // The resolved tree (inheritance applied) as block YAML, indented by `indent` spaces.
+  std::string to_yaml(int indent = 0) const;
+
+ private:
+  ConfigNode(std::shared_ptr<const ConfigValue> root, const ConfigValue* value, std::string path);
+  std::string child_path(std::string_view key) const;
+
+  std::shared_ptr<const ConfigValue> root_;  // keeps the tree alive
+  const ConfigValue* value_ = nullptr;
+  std::string path_;
+  mutable std::optional<SourcePlace> place_;
+};
+
+}  // namespace lightcode

@@ -1,0 +1,15 @@
+#include "sim/core/error.hpp"
+
+namespace lightcode {
+
+std::string SourcePlace::str() const {
+  std::string out = file;
+  if (line > 0) {
+    out += (out.empty() ? "line " : ":") + std::to_string(line);
+    if (column > 0) out += ":" + std::to_string(column);
+  }
+  if (!path.empty()) out += (out.empty() ? "" : ": ") + path;
+  return out;
+}
+
+}  // namespace lightcode

@@ -1,0 +1,136 @@
+#include "sim/core/units.hpp"
+
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "sim/core/error.hpp"
+
+namespace lightcode {
+namespace {
+
+struct UnitSpelling {
+  std::string_view text;
+  double factor;  // multiply the prefixed number by this to get SI base units
+};
+
+struct DimensionInfo {
+  std::string_view name;
+  std::string_view base;  // printed by format_quantity
+  std::array<UnitSpelling, 4> units;
+};
+
+// Longest spellings first so "bit/s" is tried before "s".
+constexpr std::array<DimensionInfo, 10> kDimensions{{
+    {"frequency", "Hz", {{{"Hz", 1.0}}}},
+    {"duration", "s", {{{"s", 1.0}}}},
+    {"energy", "J", {{{"J", 1.0}}}},
+    {"power", "W", {{{"W", 1.0}}}},
+    {"data", "B", {{{"bit", 0.125}, {"B", 1.0}, {"b", 0.125}}}},
+    {"bandwidth", "B/s", {{{"bit/s", 0.125}, {"B/s", 1.0}, {"b/s", 0.125}}}},
+    {"flop rate", "FLOP/s", {{{"FLOP/s", 1.0}, {"FLOPS", 1.0}}}},
+    {"MAC rate", "MAC/s", {{{"MAC/s", 1.0}}}},
+    {"sample rate", "S/s", {{{"Sa/s", 1.0}, {"S/s", 1.0}}}},
+    {"energy per bit", "J/bit", {{{"J/bit", 1.0}, {"J/b", 1.0}, {"J/B", 0.125}}}},
+}};
+
+struct Prefix {
+  std::string_view text;
+  double factor;
+};
+constexpr std::array<Prefix, 15> kPrefixes{{{"", 1.0},
+                                            {"p", 1e-12},
+                                            {"n", 1e-9},
+                                            {"u", 1e-6},
+                                            {"\xC2\xB5", 1e-6},  // µ
+                                            {"m", 1e-3},
+                                            {"k", 1e3},
+                                            {"K", 1e3},
+                                            {"M", 1e6},
+                                            {"G", 1e9},
+                                            {"T", 1e12},
+                                            {"P", 1e15},
+                                            {"Ki", 1024.0},
+                                            {"Mi", 1024.0 * 1024.0},
+                                            {"Gi", 1024.0 * 1024.0 * 1024.0}}};
+
+const DimensionInfo& info(Dimension d) { return kDimensions[static_cast<size_t>(d)]; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::string_view dimension_name(Dimension d) { return info(d).name; }
+
+std::string_view dimension_units(Dimension d) {
+  return info(d).units[0].text;
+}
+
+double parse_quantity(std::string_view text, Dimension d) {
+  const std::string_view s = trim(text);
+  // strtod needs a terminated buffer; quantities are short.
+  const std::string buf(s);
+  char* end = nullptr;
+  const double number = std::strtod(buf.c_str(), &end);
+  if (end == buf.c_str() || !std::isfinite(number)) {
+    throw Error("'" + buf + "' is not a " + std::string(info(d).name) +
+                " (expected a number and a unit, e.g. \"1.5 G" + std::string(info(d).base) +
+                "\")");
+  }
+  const std::string_view unit = trim(std::string_view(end));
+  if (unit.empty()) {
+    throw Error("'" + buf + "' has no unit (expected a " + std::string(info(d).name) + " in " +
+                std::string(info(d).base) + ", e.g. \"" + buf + " G" + std::string(info(d).base) +
+                "\")");
+  }
+  for (const UnitSpelling& u : info(d).units) {
+    if (u.text.empty() || unit.size() < u.text.size()) continue;
+    if (unit.substr(unit.size() - u.text.size()) != u.text) continue;
+    const std::string_view prefix = unit.substr(0, unit.size() - u.text.size());
+    for (const Prefix& p : kPrefixes) {
+      if (p.text == prefix) return number * p.factor * u.factor;
+    }
+  }
+  std::string accepted;
+  for (const UnitSpelling& u : info(d).units) {
+    if (u.text.empty()) continue;
+    accepted += (accepted.empty() ? "" : ", ") + std::string(u.text);
+  }
+  throw Error("'" + buf + "': unit '" + std::string(unit) + "' is not a " +
+              std::string(info(d).name) + " unit (expected a prefix p n u m k M G T P and one of " +
+              accepted + ")");
+}
+
+std::string format_quantity(double si_value, Dimension d) {
+  static constexpr std::array<Prefix, 9> kEng{{{"P", 1e15},
+                                               {"T", 1e12},
+                                               {"G", 1e9},
+                                               {"M", 1e6},
+                                               {"k", 1e3},
+                                               {"", 1.0},
+                                               {"m", 1e-3},
+                                               {"u", 1e-6},
+                                               {"n", 1e-9}}};
+  const double mag = std::fabs(si_value);
+  Prefix chosen = si_value == 0.0 ? Prefix{"", 1.0} : Prefix{"p", 1e-12};
+  if (si_value != 0.0) {
+    for (const Prefix& p : kEng) {
+      if (mag >= p.factor * 0.9999999) {
+        chosen = p;
+        break;
+      }
+    }
+  }
+  char num[64];
+  std::snprintf(num, sizeof num, "%.4g", si_value / chosen.factor);
+  return std::string(num) + " " + std::string(chosen.text) + std::string(info(d).base);
+}
+
+}  // namespace lightcode

@@ -1,0 +1,32 @@
+#pragma once
+// Operator kinds in the original's vocabulary: the last `_`-separated, non-numeric part of a
+// TVM `func_name` ("tvmgen_default_fused_nn_batch_matmul_2" -> matmul, "__nop" -> nop,
+// "strided_slice" -> slice); graph inputs are `memory`. Kinds outside the list are kept as
+// OpKind::other with their spelling in Node::kind_name, so fused or exotic graphs still load.
+#include <cstdint>
+#include <string_view>
+
+namespace lightcode::ir {
+
+enum class OpKind : uint8_t {
+  memory, nop, add, subtract, multiply, divide, sqrt, rsqrt, power, transpose, negative, cast,
+  equal, relu, tanh, sigmoid, softmax, less, take, where, erf, slice, concatenate, mean, dense,
+  matmul, pack, split, exp, max, sum, reshape, other,
+  // Produced by the optimizer, never by a frontend: the expansion of photonic products into
+  // one 2-D product per batch element between SRAM split/merge, and each subgraph's start.
+  sram_split, matrix_matrix, sram_merge, start,
+};
+
+inline constexpr int kOpKindCount = static_cast<int>(OpKind::start) + 1;
+
+std::string_view op_kind_name(OpKind k);
+OpKind parse_op_kind(std::string_view name);  // OpKind::other when unknown
+// The original's rule for TVM function names.
+std::string_view kind_from_func_name(std::string_view func_name);
+// dense, matmul (batch_matmul) and pack: the matrix products a PHU can run.
+inline bool is_matrix_product(OpKind k) {
+  return k == OpKind::dense || k == OpKind::matmul || k == OpKind::pack ||
+         k == OpKind::matrix_matrix;
+}
+
+}  // namespace lightcode::ir

@@ -1,0 +1,44 @@
+#pragma once
+// Tensor shape with its dimensions stored inline (no heap): graphs of thousands of nodes are
+// built in microseconds per node. Rank is at most kMaxRank (TVM's NCHWc kernels use 6).
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+
+namespace lightcode::ir {
+
+class Shape {
+ public:
+  static constexpr int kMaxRank = 8;
+
+  Shape() = default;
+  Shape(std::initializer_list<int64_t> dims);
+
+  int rank() const { return rank_; }
+  int64_t operator[](int i) const { return dims_[static_cast<size_t>(i)]; }
+  int64_t& operator[](int i) { return dims_[static_cast<size_t>(i)]; }
+  int64_t back() const { return rank_ ? dims_[static_cast<size_t>(rank_ - 1)] : 1; }
+  // Dimension counted from the end: from_back(1) is the last, from_back(2) the one before;
+  // 1 when the rank is too small (a scalar broadcasts).
+  int64_t from_back(int k) const { return rank_ >= k ? dims_[static_cast<size_t>(rank_ - k)] : 1; }
+  // Throws std::length_error past kMaxRank; importers turn that into a placed error.
+  void push_back(int64_t d);
+  int64_t elements() const;  // product of dims; 1 for a scalar
+
+  const int64_t* begin() const { return dims_.data(); }
+  const int64_t* end() const { return dims_.data() + rank_; }
+  int64_t* begin() { return dims_.data(); }
+  int64_t* end() { return dims_.data() + rank_; }
+
+  bool operator==(const Shape& o) const;
+  bool operator!=(const Shape& o) const { return !(*this == o); }
+  bool operator<(const Shape& o) const;
+  std::string str() const;  // "[1, 5, 768]"
+
+ private:
+  std::array<int64_t, kMaxRank> dims_{};
+  int rank_ = 0;
+};
+
+}  // namespace lightcode::ir

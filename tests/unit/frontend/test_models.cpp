@@ -1,0 +1,386 @@
+// The built-in model zoo: configs load strictly, builders emit TVM's graphs. The TVM
+// reference graphs live outside the repository (../shared/graphs/tvm); those cases skip with a
+// message when it is absent, the structural counts below run everywhere.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+
+#include <unistd.h>
+
+#include "frontend/models/model_builder.hpp"
+#include "frontend/models/model_config.hpp"
+#include "frontend/tvm/tvm_import.hpp"
+#include "sim/core/error.hpp"
+#include "sim/ir/isomorphism.hpp"
+#include "tests/support/paths.hpp"
+
+using namespace lightcode;
+using frontend::Stage;
+
+namespace {
+
+std::string describe(const ir::Graph& g, ir::NodeId id) {
+  const ir::Node& n = g.node(id);
+  std::string s = "node " + std::to_string(id) + " " + n.kind_name + " '" + n.name + "' <-";
+  for (size_t i = 0; i < n.inputs.size(); ++i) {
+    s += " " + std::to_string(n.inputs[i].node) + "." + std::to_string(n.inputs[i].output) +
+         n.input_types[i].shape.str() + std::string(ir::dtype_name(n.input_types[i].dtype));
+  }
+  s += " ->";
+  for (const auto& t : n.outputs) s += " " + t.shape.str() + std::string(ir::dtype_name(t.dtype));
+  return s;
+}
+
+// Stronger than isomorphism: the same nodes with the same ids, edges and heads, so that every
+// tie-break by node id downstream agrees. "" when identical up to names.
+std::string ordered_difference(const ir::Graph& a, const ir::Graph& b) {
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i) {
+    const auto id = static_cast<ir::NodeId>(i);
+    const ir::Node& x = a.node(id);
+    const ir::Node& y = b.node(id);
+    if (x.kind != y.kind || x.kind_name != y.kind_name || x.inputs.size() != y.inputs.size() ||
+        !std::equal(x.inputs.begin(), x.inputs.end(), y.inputs.begin()) || x.outputs != y.outputs ||
+        x.input_types != y.input_types || x.role != y.role) {
+      return "first difference:\n  " + describe(a, id) + "\n  " + describe(b, id);
+    }
+  }
+  if (a.size() != b.size()) {
+    return std::to_string(a.size()) + " nodes vs " + std::to_string(b.size());
+  }
+  if (a.heads().size() != b.heads().size() ||
+      !std::equal(a.heads().begin(), a.heads().end(), b.heads().begin())) {
+    return "graph outputs differ";
+  }
+  return "";
+}
+
+struct Counts {
+  int64_t macs = 0;
+  int dense = 0;
+  int matmul = 0;
+  int of(const ir::Graph& g, std::string_view kind) const {
+    return static_cast<int>(std::count_if(g.nodes().begin(), g.nodes().end(),
+                                          [&](const ir::Node& n) { return n.kind_name == kind; }));
+  }
+};
+
+// The original's MACs: elements of output 0 times the last dimension of input 0.
+Counts count(const ir::Graph& g) {
+  Counts c;
+  for (const ir::Node& n : g.nodes()) {
+    if (n.kind == ir::OpKind::dense || n.kind == ir::OpKind::matmul) {
+      c.macs += n.output().shape.elements() * n.input_type(0).shape.back();
+      (n.kind == ir::OpKind::dense ? c.dense : c.matmul) += 1;
+    }
+  }
+  return c;
+}
+
+frontend::ModelConfig float32(frontend::ModelConfig c) {
+  // The TVM references were traced after from_pretrained's default float32 load.
+  c.torch_dtype = ir::DType::float32;
+  return c;
+}
+
+// A model YAML beside the test's working directory, removed afterwards.
+struct TempYaml {
+  std::filesystem::path path;
+  // The process id keeps concurrent test runs (two build trees) apart.
+  explicit TempYaml(const std::string& name, const std::string& text)
+      : path(std::filesystem::temp_directory_path() /
+             ("lightcode_test_models_" + name + "_" + std::to_string(::getpid()) + ".yaml")) {
+    std::ofstream(path) << text;
+  }
+  ~TempYaml() { std::filesystem::remove(path); }
+};
+
+const char* const kGpt2Yaml =
+    "source: openai-community/gpt2\n"
+    "model_type: gpt2\n"
+    "num_hidden_layers: 12\n"
+    "hidden_size: 768\n"
+    "num_attention_heads: 12\n"
+    "num_key_value_heads: 12\n"
+    "intermediate_size: 3072\n"
+    "vocab_size: 50257\n"
+    "max_position_embeddings: 1024\n"
+    "norm_type: layernorm\n"
+    "hidden_act: gelu_new\n"
+    "tie_word_embeddings: true\n"
+    "torch_dtype: float32\n";
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("the model zoo lists its configs sorted and each builds both stages") {
+  const auto names = frontend::builtin_model_names();
+  for (const char* expected :
+       {"gpt2", "gpt2-medium", "gpt2-xl", "llama-2-13b", "llama-2-7b", "llama-3-8b", "opt-1.3b"}) {
+    CHECK(std::find(names.begin(), names.end(), expected) != names.end());
+  }
+  CHECK(std::is_sorted(names.begin(), names.end()));
+  for (const std::string& name : names) {
+    CAPTURE(name);
+    const frontend::ModelConfig c = frontend::builtin_model(name);
+    CHECK(c.name == name);
+    CHECK(!c.source.empty());
+    for (const Stage stage : {Stage::prefill, Stage::decode}) {
+      const ir::Graph g = frontend::build_model(c, stage, 7);
+      CHECK_NOTHROW(g.validate());
+      CHECK(g.source() ==
+            "builtin:" + name + "@" + std::string(frontend::stage_name(stage)) + "/7");
+      REQUIRE(g.heads().size() == static_cast<size_t>(1 + 2 * c.num_hidden_layers));
+      const int64_t t = stage == Stage::prefill ? 7 : 1;
+      const int64_t keys = stage == Stage::prefill ? 7 : 8;
+      CHECK(g.node(g.heads()[0].node).output().shape == ir::Shape{1, t, c.vocab_size});
+      CHECK(g.node(g.heads()[1].node).output().shape ==
+            ir::Shape{1, c.num_key_value_heads, keys, c.head_dim()});
+      CHECK(g.node(g.heads()[0].node).output().dtype == c.torch_dtype);
+      int wrong_roles = 0;
+      for (const ir::Node& n : g.nodes()) {
+        if (n.kind != ir::OpKind::memory) continue;
+        const bool fed =
+            n.name == "input_ids" || n.name == "attention_mask" || n.name.rfind("past_", 0) == 0;
+        wrong_roles += n.role != (fed ? ir::MemoryRole::input : ir::MemoryRole::parameter);
+      }
+      CHECK(wrong_roles == 0);
+    }
+  }
+}
+
+TEST_CASE("builtin gpt2 prefill at 5 tokens has the TVM graph's size and work") {
+  const ir::Graph g = frontend::build_model(frontend::builtin_model("gpt2"), Stage::prefill, 5);
+  const Counts c = count(g);
+  CHECK(g.size() == 1108);
+  CHECK(c.dense == 49);
+  CHECK(c.matmul == 24);
+  CHECK(c.macs == 618'120'960);
+}
+
+TEST_CASE("builtin llama-2-7b prefill at 6 tokens has the TVM graph's size and work") {
+  const ir::Graph g =
+      frontend::build_model(float32(frontend::builtin_model("llama-2-7b")), Stage::prefill, 6);
+  CHECK(g.size() == 2823);
+  CHECK(count(g).macs == 39'651'901'440);
+}
+
+TEST_CASE("builtin gpt2 prefill at 5 is TVM's GPT-2 prefill graph, node for node") {
+  const std::string path = test::tvm_graph("gpt2_prefill_seq5_graph.json");
+  if (!test::have_external(path)) return;
+  const ir::Graph tvm = frontend::import_tvm_file(path);
+  const ir::Graph built = frontend::build_model(frontend::builtin_model("gpt2"), Stage::prefill, 5);
+  CHECK(ir::isomorphism_mismatch(built, tvm) == "");
+  CHECK(ordered_difference(built, tvm) == "");
+}
+
+TEST_CASE("TVM's GPT-2 prefill graph re-sized to 1400 is builtin gpt2 at 1400") {
+  const std::string path = test::tvm_graph("gpt2_prefill_seq5_graph.json");
+  if (!test::have_external(path)) return;
+  ir::Graph tvm = frontend::import_tvm_file(path);
+  tvm.resize_sequence(5, 1400);
+  const ir::Graph built =
+      frontend::build_model(frontend::builtin_model("gpt2"), Stage::prefill, 1400);
+  CHECK(ir::isomorphism_mismatch(built, tvm) == "");
+  CHECK(ordered_difference(built, tvm) == "");
+}
+
+TEST_CASE("builtin gpt2 decode with 6 cached tokens is TVM's GPT-2 decoder graph") {
+  const std::string path = test::tvm_graph("gpt2_decoder_seq6_graph.json");
+  if (!test::have_external(path)) return;
+  const ir::Graph tvm = frontend::import_tvm_file(path);
+  const ir::Graph built = frontend::build_model(frontend::builtin_model("gpt2"), Stage::decode, 6);
+  CHECK(ir::isomorphism_mismatch(built, tvm) == "");
+  CHECK(ordered_difference(built, tvm) == "");
+}
+
+TEST_CASE("builtin llama-2-7b prefill at 6 (float32) is TVM's Llama-2-7B graph") {
+  const std::string path = test::tvm_graph("llama2_7b_prefill_seq6_graph.json");
+  if (!test::have_external(path)) return;
+  const ir::Graph tvm = frontend::import_tvm_file(path);
+  const ir::Graph built =
+      frontend::build_model(float32(frontend::builtin_model("llama-2-7b")), Stage::prefill, 6);
+  CHECK(ir::isomorphism_mismatch(built, tvm) == "");
+  CHECK(ordered_difference(built, tvm) == "");
+}
+
+TEST_CASE("TVM's decoder and Llama graphs re-sized are the builtins at that length") {
+  const std::string decoder = test::tvm_graph("gpt2_decoder_seq6_graph.json");
+  const std::string llama = test::tvm_graph("llama2_7b_prefill_seq6_graph.json");
+  if (!test::have_external(decoder) || !test::have_external(llama)) return;
+  ir::Graph tvm = frontend::import_tvm_file(decoder);
+  tvm.resize_sequence(6, 1000);
+  CHECK(ordered_difference(
+            frontend::build_model(frontend::builtin_model("gpt2"), Stage::decode, 1000), tvm) ==
+        "");
+  tvm = frontend::import_tvm_file(llama);
+  tvm.resize_sequence(6, 333);
+  const ir::Graph built =
+      frontend::build_model(float32(frontend::builtin_model("llama-2-7b")), Stage::prefill, 333);
+  CHECK(ir::isomorphism_mismatch(built, tvm) == "");
+  CHECK(ordered_difference(built, tvm) == "");
+}
+
+TEST_CASE("the isomorphism checks above can fail: prefill at 5 is not the decoder graph") {
+  const std::string path = test::tvm_graph("gpt2_decoder_seq6_graph.json");
+  if (!test::have_external(path)) return;
+  const ir::Graph tvm = frontend::import_tvm_file(path);
+  const ir::Graph built = frontend::build_model(frontend::builtin_model("gpt2"), Stage::decode, 5);
+  CHECK(ir::isomorphism_mismatch(built, tvm) != "");
+  CHECK(ordered_difference(built, tvm) != "");
+}
+
+TEST_CASE("llama-3-8b shares 8 KV heads among 32 query heads (repeat_kv)") {
+  const frontend::ModelConfig c = frontend::builtin_model("llama-3-8b");
+  const ir::Graph g = frontend::build_model(c, Stage::decode, 100);
+  const Counts k = count(g);
+  CHECK(k.dense == 7 * 32 + 1);
+  CHECK(k.matmul == 2 * 32);
+  // K and V each: expand_dims (nop) -> broadcast_to ("to") -> reshape (nop), per layer; one
+  // more broadcast_to builds the mask.
+  CHECK(k.of(g, "to") == 2 * 32 + 1);
+  int repeats = 0;
+  int kv_projections = 0;
+  for (const ir::Node& n : g.nodes()) {
+    if (n.kind == ir::OpKind::dense && n.output().shape == ir::Shape{1, 1024}) ++kv_projections;
+    if (n.kind_name == "to") CHECK(n.kind == ir::OpKind::other);
+    if (n.kind_name == "to" && n.output().shape.rank() == 5) {
+      ++repeats;
+      CHECK(n.input_type(0).shape == ir::Shape{1, 8, 1, 101, 128});
+      CHECK(n.output().shape == ir::Shape{1, 8, 4, 101, 128});
+      CHECK(n.output().dtype == ir::DType::bfloat16);
+    }
+  }
+  CHECK(repeats == 2 * 32);
+  CHECK(kv_projections == 2 * 32);
+  CHECK(g.node(g.heads()[1].node).output().shape == ir::Shape{1, 8, 101, 128});
+  CHECK(g.node(g.heads()[0].node).output() ==
+        ir::TensorType{ir::Shape{1, 1, 128256}, ir::DType::bfloat16});
+  // Per layer: q and k scores against 101 keys, the 32 query heads each.
+  CHECK(k.macs ==
+        int64_t{32} * (4096 * (4096 + 2 * 1024 + 4096) + 3 * 4096 * 14336 + 2 * 32 * 101 * 128) +
+            int64_t{4096} * 128256);
+}
+
+TEST_CASE("llama in float16 upcasts RMSNorm to float32 and casts back") {
+  const ir::Graph g =
+      frontend::build_model(frontend::builtin_model("llama-2-7b"), Stage::prefill, 6);
+  CHECK(g.size() == 2823 + 2 * (2 * 32 + 1));  // two casts per RMSNorm
+  for (const ir::Node& n : g.nodes()) {
+    if (n.kind == ir::OpKind::rsqrt) CHECK(n.output().dtype == ir::DType::float32);
+    if (n.kind == ir::OpKind::dense) CHECK(n.output().dtype == ir::DType::float16);
+  }
+}
+
+TEST_CASE("opt-1.3b: learned positions, q/k/v with biases, ReLU feed-forward, additive mask") {
+  const frontend::ModelConfig c = frontend::builtin_model("opt-1.3b");
+  const ir::Graph g = frontend::build_model(c, Stage::prefill, 9);
+  const Counts k = count(g);
+  CHECK(k.dense == 6 * 24 + 1);
+  CHECK(k.matmul == 2 * 24);
+  CHECK(k.of(g, "relu") == 24);
+  CHECK(k.of(g, "cumsum") == 1);
+  CHECK(k.of(g, "take") == 2);
+  CHECK(k.of(g, "nd") == 1);
+  CHECK(k.of(g, "where") == 3);  // two embedding index wraps and the mask's padding fill
+  CHECK(k.macs ==
+        int64_t{24} * (int64_t{9} * 2048 * 2048 * 4 + 2 * 9 * 2048 * 8192 + 2 * 32 * 9 * 9 * 64) +
+            int64_t{9} * 2048 * 50272);
+  bool positions = false;
+  for (const ir::Node& n : g.nodes()) {
+    if (n.kind == ir::OpKind::take && n.input_type(0).shape == ir::Shape{2048 + 2, 2048}) {
+      positions = n.input_type(1).shape == ir::Shape{1, 9};
+    }
+    // fp16 softmax runs in float32 between casts, as OPTAttention does.
+    if (n.kind == ir::OpKind::softmax) CHECK(n.output().dtype == ir::DType::float32);
+  }
+  CHECK(positions);
+  const ir::Graph d = frontend::build_model(c, Stage::decode, 30);
+  CHECK(d.node(d.heads()[2].node).output().shape == ir::Shape{1, 32, 31, 64});
+  CHECK(d.node(d.heads()[1].node).kind == ir::OpKind::concatenate);
+}
+
+TEST_CASE("unknown built-in model names the available ones") {
+  const std::string msg = error_of([] { frontend::builtin_model("gpt3"); });
+  CHECK(msg.find("unknown built-in model 'gpt3'") != std::string::npos);
+  CHECK(msg.find("gpt2, gpt2-medium, gpt2-xl, llama-2-13b, llama-2-7b, llama-3-8b, opt-1.3b") !=
+        std::string::npos);
+}
+
+TEST_CASE("a model YAML with a missing key names the file, line and key") {
+  const TempYaml f("missing", replace(kGpt2Yaml, "vocab_size: 50257\n", ""));
+  const std::string msg = error_of([&] { frontend::load_model_config(f.path.string()); });
+  CHECK(msg.find(f.path.string() + ":1:") == 0);
+  CHECK(msg.find("missing key 'vocab_size'") != std::string::npos);
+}
+
+TEST_CASE("a model YAML with an unknown key names the file, line and key") {
+  const TempYaml f("unknown",
+                   replace(kGpt2Yaml, "vocab_size: 50257\n", "vocab_size: 50257\nvocab_sise: 3\n"));
+  const std::string msg = error_of([&] { frontend::load_model_config(f.path.string()); });
+  CHECK(msg.find(f.path.string() + ":9:") == 0);
+  CHECK(msg.find("vocab_sise") != std::string::npos);
+  CHECK(msg.find("unknown key") != std::string::npos);
+}
+
+TEST_CASE("model YAML values are range- and consistency-checked where they are written") {
+  auto error_for = [](const std::string& name, const std::string& from, const std::string& to) {
+    const TempYaml f(name, replace(kGpt2Yaml, from, to));
+    return error_of([&] { frontend::load_model_config(f.path.string()); });
+  };
+  CHECK(error_for("zero", "num_hidden_layers: 12", "num_hidden_layers: 0").find(":3:") !=
+        std::string::npos);
+  CHECK(error_for("heads", "num_attention_heads: 12\nnum_key_value_heads: 12",
+                  "num_attention_heads: 10\nnum_key_value_heads: 10")
+            .find("not divisible by 10 attention heads") != std::string::npos);
+  CHECK(error_for("gqa", "num_key_value_heads: 12", "num_key_value_heads: 4")
+            .find("no grouped-query attention") != std::string::npos);
+  CHECK(error_for("act", "hidden_act: gelu_new", "hidden_act: gelu")
+            .find("'gelu' is not one of gelu_new | silu | relu") != std::string::npos);
+  CHECK(error_for("dtype", "torch_dtype: float32", "torch_dtype: int8").find("torch_dtype") !=
+        std::string::npos);
+  const TempYaml ok("ok", kGpt2Yaml);
+  const frontend::ModelConfig c = frontend::load_model_config(ok.path.string());
+  CHECK(c.name == ok.path.stem().string());
+  CHECK(c.head_dim() == 64);
+  CHECK(c.tie_word_embeddings);
+}
+
+TEST_CASE("a negative sequence length is an error") {
+  const frontend::ModelConfig c = frontend::builtin_model("gpt2");
+  CHECK(error_of([&] {
+          frontend::build_model(c, Stage::prefill, -3);
+        }).find("sequence length must be positive, got -3") != std::string::npos);
+  CHECK(error_of([&] {
+          frontend::build_model(c, Stage::decode, -1);
+        }).find("KV-cache length must be positive, got -1") != std::string::npos);
+}
+
+TEST_CASE("a zero sequence length is an error") {
+  const frontend::ModelConfig c = frontend::builtin_model("llama-2-7b");
+  CHECK(error_of([&] {
+          frontend::build_model(c, Stage::prefill, 0);
+        }).find("model 'llama-2-7b': sequence length must be positive, got 0") !=
+        std::string::npos);
+  CHECK(error_of([&] {
+          frontend::build_model(c, Stage::decode, 0);
+        }).find("KV-cache length must be positive, got 0") != std::string::npos);
+}

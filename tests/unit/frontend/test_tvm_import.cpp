@@ -1,0 +1,175 @@
+// TVM graph-executor JSON import: the real graphs in ../shared/graphs/tvm, and every way a
+// file can be malformed, each answered with an error that names the file and the place.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "frontend/tvm/tvm_import.hpp"
+#include "sim/core/error.hpp"
+#include "sim/ir/metrics.hpp"
+#include "tests/support/paths.hpp"
+
+using namespace lightcode;
+using frontend::import_tvm_json;
+
+namespace {
+
+// A three-node graph: data [1,4] -> split into [1,1] and [1,3] -> relu on output 1.
+std::string tiny_graph(const std::string& relu_inputs = "[[1, 1, 0]]",
+                       const std::string& shapes = "[[1, 4], [1, 1], [1, 3], [1, 3]]",
+                       const std::string& row_ptr = "[0, 1, 3, 4]") {
+  return R"({
+  "nodes": [
+    {"op": "null", "name": "data", "inputs": []},
+    {"op": "tvm_op", "name": "split0", "attrs": {"num_outputs": "2", "num_inputs": "1",
+      "func_name": "tvmgen_default_fused_split"}, "inputs": [[0, 0, 0]]},
+    {"op": "tvm_op", "name": "relu0", "attrs": {"num_outputs": "1", "num_inputs": "1",
+      "func_name": "tvmgen_default_fused_nn_relu_3"}, "inputs": )" +
+         relu_inputs + R"(}
+  ],
+  "arg_nodes": [0],
+  "heads": [[2, 0, 0]],
+  "attrs": {"dltype": ["list_str", ["float32", "float32", "float32", "float32"]],
+            "shape": ["list_shape", )" +
+         shapes + R"(]},
+  "node_row_ptr": )" + row_ptr + "}";
+}
+
+std::string error_of(const std::string& text, frontend::TvmImportOptions opts = {}) {
+  try {
+    import_tvm_json(text, "bad.json", opts);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("every external TVM graph imports and validates") {
+  const std::string dir = test::tvm_graph_dir();
+  if (!test::have_external(dir)) return;
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    CAPTURE(entry.path().string());
+    const ir::Graph g = frontend::import_tvm_file(entry.path().string());
+    CHECK(g.size() > 0);
+    CHECK_NOTHROW(g.validate());
+    ++files;
+  }
+  CHECK(files >= 5);
+}
+
+TEST_CASE("GPT-2 prefill: 1108 nodes, 49 dense, 24 batch matmuls, 618,120,960 MACs") {
+  const std::string path = test::tvm_graph("gpt2_prefill_seq5_graph.json");
+  if (!test::have_external(path)) return;
+  const ir::Graph g = frontend::import_tvm_file(path);
+  const ir::GraphSummary s = ir::summarize(g);
+  CHECK(s.nodes == 1108);
+  CHECK(s.kinds.at("dense") == 49);
+  CHECK(s.kinds.at("matmul") == 24);
+  CHECK(s.kinds.at("memory") == 298);
+  CHECK(s.macs == 618120960);
+  CHECK(frontend::detect_traced_length(g) == 5);
+  // Node 42 is the first layer's QKV split: three entries, each read by its own consumer.
+  CHECK(g.node(42).kind_name == "split");
+  CHECK(g.node(42).outputs.size() == 3);
+  CHECK(g.node(46).inputs[0].output == 1);
+  CHECK(g.node(14).kind_name == "nop");
+  CHECK(g.node(0).role == ir::MemoryRole::input);
+  CHECK(g.node(13).role == ir::MemoryRole::parameter);
+}
+
+TEST_CASE("Llama-2-7B prefill: 2823 nodes and 39,651,901,440 MACs; kinds by the original's rule") {
+  const std::string path = test::tvm_graph("llama2_7b_prefill_seq6_graph.json");
+  if (!test::have_external(path)) return;
+  const ir::GraphSummary s = ir::summarize(frontend::import_tvm_file(path));
+  CHECK(s.nodes == 2823);
+  CHECK(s.macs == 39651901440);
+  CHECK(s.kinds.at("slice") == 160);  // strided_slice
+  CHECK(s.kinds.at("to") == 1);       // broadcast_to, as the original names it
+}
+
+TEST_CASE("mock sequence length: detected from input_ids (prefill) and past_* (decoder)") {
+  const std::string prefill = test::tvm_graph("gpt2_prefill_seq5_graph.json");
+  const std::string decoder = test::tvm_graph("gpt2_decoder_seq6_graph.json");
+  if (!test::have_external(prefill) || !test::have_external(decoder)) return;
+  frontend::TvmImportOptions opts;
+  opts.sequence_length = 1400;
+  const ir::Graph g = frontend::import_tvm_file(prefill, opts);
+  CHECK(g.node(38).output().shape == ir::Shape{1400, 2304});     // QKV dense
+  CHECK(g.node(1).output().shape == ir::Shape{1, 1, 1400, 1400});  // causal mask
+  CHECK(ir::summarize(g).macs > 1000 * ir::summarize(frontend::import_tvm_file(prefill)).macs / 5);
+
+  const ir::Graph d0 = frontend::import_tvm_file(decoder);
+  CHECK(frontend::detect_traced_length(d0) == 6);
+  opts.sequence_length = 99;
+  const ir::Graph d = frontend::import_tvm_file(decoder, opts);
+  CHECK(d.node(1).output().shape == ir::Shape{1, 12, 99, 64});  // past_k_0
+  CHECK(d.node(25).output().shape == ir::Shape{1, 1, 1, 100});  // mask over past + 1
+  CHECK(d.node(0).output().shape == ir::Shape{1, 1});           // one new token
+}
+
+TEST_CASE("each input takes the entry it reads; entry0 reproduces the original's shortcut") {
+  const ir::Graph own = import_tvm_json(tiny_graph(), "tiny.json");
+  CHECK(own.node(2).input_type(0).shape == ir::Shape{1, 3});
+  CHECK(own.node(2).kind_name == "relu");
+  frontend::TvmImportOptions opts;
+  opts.input_rule = ir::InputTypeRule::entry0;
+  const ir::Graph quirk = import_tvm_json(tiny_graph(), "tiny.json", opts);
+  CHECK(quirk.node(2).input_type(0).shape == ir::Shape{1, 1});
+}
+
+TEST_CASE("malformed JSON names file, line and column") {
+  const std::string msg = error_of("{\n  \"nodes\": [\n    {\"op\": \"null\",, }\n  ]\n}");
+  CHECK(msg.find("bad.json:3:") == 0);
+  CHECK(msg.find("malformed JSON") != std::string::npos);
+}
+
+TEST_CASE("a node input pointing forward is rejected with its JSON path") {
+  const std::string msg = error_of(tiny_graph("[[2, 0, 0]]"));
+  CHECK(msg.find("bad.json: nodes[2].inputs[0]") == 0);
+  CHECK(msg.find("points forward") != std::string::npos);
+}
+
+TEST_CASE("a node input out of range is rejected with its JSON path") {
+  const std::string msg = error_of(tiny_graph("[[7, 0, 0]]"));
+  CHECK(msg.find("bad.json: nodes[2].inputs[0]") == 0);
+  CHECK(msg.find("out of range") != std::string::npos);
+}
+
+TEST_CASE("an input reading a missing output entry is rejected") {
+  const std::string msg = error_of(tiny_graph("[[1, 2, 0]]"));
+  CHECK(msg.find("nodes[2].inputs[0]") != std::string::npos);
+  CHECK(msg.find("output 2 of node 1 does not exist") != std::string::npos);
+}
+
+TEST_CASE("a shape list shorter than node_row_ptr says is rejected") {
+  const std::string msg = error_of(tiny_graph("[[1, 1, 0]]", "[[1, 4], [1, 1], [1, 3]]"));
+  CHECK(msg.find("bad.json: attrs.shape") == 0);
+  CHECK(msg.find("lists 3 entry shapes but node_row_ptr says the graph has 4") != std::string::npos);
+}
+
+TEST_CASE("node_row_ptr of the wrong length is rejected") {
+  const std::string msg = error_of(tiny_graph("[[1, 1, 0]]", "[[1, 4], [1, 1], [1, 3], [1, 3]]", "[0, 1, 3]"));
+  CHECK(msg.find("node_row_ptr") != std::string::npos);
+}
+
+TEST_CASE("a negative sequence length is rejected") {
+  frontend::TvmImportOptions opts;
+  opts.sequence_length = -3;
+  opts.traced_length = 4;
+  const std::string msg = error_of(tiny_graph(), opts);
+  CHECK(msg.find("sequence length must be positive, got -3") != std::string::npos);
+}
+
+TEST_CASE("a missing file is a clear error") {
+  try {
+    frontend::import_tvm_file("/nonexistent/graph.json");
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("/nonexistent/graph.json: cannot open") == 0);
+  }
+}

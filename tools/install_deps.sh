@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every Debian package LightCode needs to build, test and plot; idempotent.
+# Packages already present are left alone, so a second run does nothing and needs no network.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config make git
+  libsystemc-dev          # SystemC 2.3.4 (pkg-config only)
+  libyaml-cpp-dev         # configs and scenarios
+  libhdf5-dev             # results files (C++ API)
+  nlohmann-json3-dev      # TVM graph JSON, --json output
+  libcli11-dev            # command line
+  doctest-dev             # unit tests
+  libbenchmark-dev        # tests/bench
+  python3 python3-h5py python3-matplotlib python3-numpy   # tools/plot.py and HDF5 checks
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install_deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install_deps: installing ${missing[*]}"
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -82,7 +82,7 @@ TEST_CASE("GPT-2 prefill: 1108 nodes, 49 dense, 24 batch matmuls, 618,120,960 MA
   CHECK(g.node(13).role == ir::MemoryRole::parameter);
 }
 
-TEST_CASE("Llama-2-7B prefill: 2823 nodes and 39,651,901,440 MACs; kinds by the original's rule") {
+TEST_CASE("Llama-2-7B prefill: 2823 nodes and 39,651,901,440 MACs, kinds by the original's rule") {
   const std::string path = test::tvm_graph("llama2_7b_prefill_seq6_graph.json");
   if (!test::have_external(path)) return;
   const ir::GraphSummary s = ir::summarize(frontend::import_tvm_file(path));
@@ -112,7 +112,7 @@ TEST_CASE("mock sequence length: detected from input_ids (prefill) and past_* (d
   CHECK(d.node(0).output().shape == ir::Shape{1, 1});           // one new token
 }
 
-TEST_CASE("each input takes the entry it reads; entry0 reproduces the original's shortcut") {
+TEST_CASE("each input takes the entry it reads, entry0 reproduces the original's shortcut") {
   const ir::Graph own = import_tvm_json(tiny_graph(), "tiny.json");
   CHECK(own.node(2).input_type(0).shape == ir::Shape{1, 3});
   CHECK(own.node(2).kind_name == "relu");

@@ -4,33 +4,25 @@
 #include "sim/core/error.hpp"
 #include "sim/ir/graph.hpp"
 #include "sim/ir/metrics.hpp"
+#include "tests/support/nodes.hpp"
 
 using namespace lightcode;
 using namespace lightcode::ir;
+using lightcode::test::wired;
 
 namespace {
-Node make(const std::string& kind, std::vector<Input> inputs, Shape out) {
-  Node n;
-  n.kind_name = kind;
-  n.kind = parse_op_kind(kind);
-  n.name = kind;
-  n.inputs = std::move(inputs);
-  n.outputs = {TensorType{out, DType::float32}};
-  return n;
-}
-
 // x [5, 8] and w [16, 8] -> dense [5, 16]
 Graph small() {
   Graph g;
-  g.add(make("memory", {}, {5, 8}));
-  g.add(make("memory", {}, {16, 8}));
-  g.add(make("dense", {{0, 0}, {1, 0}}, {5, 16}));
-  g.add(make("relu", {{2, 0}}, {5, 16}));
+  g.add(wired("memory", {}, {5, 8}));
+  g.add(wired("memory", {}, {16, 8}));
+  g.add(wired("dense", {{0, 0}, {1, 0}}, {5, 16}));
+  g.add(wired("relu", {{2, 0}}, {5, 16}));
   return g;
 }
 }  // namespace
 
-TEST_CASE("a well-formed graph validates; MACs = output elements x K") {
+TEST_CASE("a well-formed graph validates, MACs = output elements x K") {
   const Graph g = small();
   CHECK_NOTHROW(g.validate());
   CHECK(node_macs(g.node(2)) == 5 * 16 * 8);
@@ -63,8 +55,8 @@ TEST_CASE("a missing output index and a shape disagreement are found") {
 
 TEST_CASE("resize_sequence maps L to S and L+1 to S+1") {
   Graph g;
-  g.add(make("memory", {}, {1, 12, 6, 64}));
-  g.add(make("memory", {}, {1, 1, 1, 7}));
+  g.add(wired("memory", {}, {1, 12, 6, 64}));
+  g.add(wired("memory", {}, {1, 1, 1, 7}));
   g.resize_sequence(6, 100);
   CHECK(g.node(0).output().shape == Shape{1, 12, 100, 64});
   CHECK(g.node(1).output().shape == Shape{1, 1, 1, 101});

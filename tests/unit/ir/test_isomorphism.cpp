@@ -7,28 +7,21 @@
 
 #include "sim/ir/graph.hpp"
 #include "sim/ir/isomorphism.hpp"
+#include "tests/support/nodes.hpp"
 
 using namespace lightcode::ir;
+using lightcode::test::wired;
 
 namespace {
-Node make(const std::string& kind, std::vector<Input> inputs, Shape out) {
-  Node n;
-  n.kind_name = kind;
-  n.kind = parse_op_kind(kind);
-  n.inputs = std::move(inputs);
-  n.outputs = {TensorType{out, DType::float32}};
-  return n;
-}
-
 // Repeated blocks make many look-alike nodes: the check has to use the edges to tell them apart.
 Graph layered(int layers) {
   Graph g;
-  NodeId x = g.add(make("memory", {}, {4, 8}));
+  NodeId x = g.add(wired("memory", {}, {4, 8}));
   for (int l = 0; l < layers; ++l) {
-    const NodeId w = g.add(make("memory", {}, {8, 8}));
-    const NodeId d = g.add(make("dense", {{x, 0}, {w, 0}}, {4, 8}));
-    const NodeId r = g.add(make("relu", {{d, 0}}, {4, 8}));
-    x = g.add(make("add", {{r, 0}, {x, 0}}, {4, 8}));
+    const NodeId w = g.add(wired("memory", {}, {8, 8}));
+    const NodeId d = g.add(wired("dense", {{x, 0}, {w, 0}}, {4, 8}));
+    const NodeId r = g.add(wired("relu", {{d, 0}}, {4, 8}));
+    x = g.add(wired("add", {{r, 0}, {x, 0}}, {4, 8}));
   }
   return g;
 }
@@ -89,12 +82,12 @@ TEST_CASE("a changed shape, kind, edge or input position is found") {
 
 TEST_CASE("symmetric graphs (true automorphisms) are matched") {
   Graph a;
-  const NodeId x = a.add(make("memory", {}, {2}));
-  const NodeId y = a.add(make("memory", {}, {2}));
-  const NodeId p = a.add(make("relu", {{x, 0}}, {2}));
-  const NodeId q = a.add(make("relu", {{y, 0}}, {2}));
-  a.add(make("concatenate", {{p, 0}, {q, 0}}, {4}));
-  a.add(make("relu", {{x, 0}}, {2}));
-  a.add(make("relu", {{y, 0}}, {2}));
+  const NodeId x = a.add(wired("memory", {}, {2}));
+  const NodeId y = a.add(wired("memory", {}, {2}));
+  const NodeId p = a.add(wired("relu", {{x, 0}}, {2}));
+  const NodeId q = a.add(wired("relu", {{y, 0}}, {2}));
+  a.add(wired("concatenate", {{p, 0}, {q, 0}}, {4}));
+  a.add(wired("relu", {{x, 0}}, {2}));
+  a.add(wired("relu", {{y, 0}}, {2}));
   CHECK(isomorphism_mismatch(a, permuted(a, 3)) == "");
 }

@@ -1,0 +1,33 @@
+#pragma once
+// Nodes for tests: a free-standing op with given input and output shapes (what cost models
+// read), or a node wired to producers (for graph tests).
+#include <string>
+#include <vector>
+
+#include "sim/ir/graph.hpp"
+
+namespace lightcode::test {
+
+inline ir::Node op(const std::string& kind, std::vector<ir::Shape> inputs, ir::Shape output,
+                   ir::DType dtype = ir::DType::float32) {
+  ir::Node n;
+  n.kind_name = kind;
+  n.kind = ir::parse_op_kind(kind);
+  n.name = kind;
+  for (const ir::Shape& s : inputs) n.input_types.push_back({s, dtype});
+  n.inputs.resize(inputs.size());
+  n.outputs = {{output, dtype}};
+  return n;
+}
+
+inline ir::Node wired(const std::string& kind, std::vector<ir::Input> inputs, ir::Shape output) {
+  ir::Node n;
+  n.kind_name = kind;
+  n.kind = ir::parse_op_kind(kind);
+  n.name = kind;
+  n.inputs = std::move(inputs);
+  n.outputs = {ir::TensorType{output, ir::DType::float32}};
+  return n;
+}
+
+}  // namespace lightcode::test

@@ -2,4 +2,5 @@
 add_subdirectory(sim/core)
 add_subdirectory(sim/ir)
 add_subdirectory(frontend)
+add_subdirectory(hw_models)
 add_subdirectory(sim/app)

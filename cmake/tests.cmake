@@ -22,3 +22,4 @@ function(lightcode_unit_test name)
 endfunction()
 
 add_subdirectory(tests/unit)
+

@@ -11,5 +11,7 @@ namespace lightcode::app {
 using CommandAction = std::function<int()>;
 
 void register_inspect(CLI::App& app, CommandAction& action);
+void register_hw(CLI::App& app, CommandAction& action);
+void register_calibrate(CLI::App& app, CommandAction& action);
 
 }  // namespace lightcode::app

@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "lightcode 0.1.0");
   lightcode::app::CommandAction action;
   lightcode::app::register_inspect(app, action);
+  lightcode::app::register_hw(app, action);
+  lightcode::app::register_calibrate(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -23,6 +23,12 @@ std::string_view op_kind_name(OpKind k);
 OpKind parse_op_kind(std::string_view name);  // OpKind::other when unknown
 // The original's rule for TVM function names.
 std::string_view kind_from_func_name(std::string_view func_name);
+// Graph inputs and the optimizer's bookkeeping (SRAM split/merge, start): only memory units
+// and the start pseudo-unit run them, never a compute unit.
+inline bool is_bookkeeping(OpKind k) {
+  return k == OpKind::memory || k == OpKind::sram_split || k == OpKind::sram_merge ||
+         k == OpKind::start;
+}
 // dense, matmul (batch_matmul) and pack: the matrix products a PHU can run.
 inline bool is_matrix_product(OpKind k) {
   return k == OpKind::dense || k == OpKind::matmul || k == OpKind::pack ||

@@ -1,0 +1,81 @@
+#include "hw_models/phu/phu_model.hpp"
+
+#include <algorithm>
+
+#include "sim/ir/metrics.hpp"
+
+namespace lightcode::hw {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
+
+int64_t elements(const std::vector<ir::TensorType>& ts) {
+  int64_t n = 0;
+  for (const auto& t : ts) n += t.shape.elements();
+  return n;
+}
+
+// Seconds to convert `samples` with `count` converters per core on every core; 0 = unlimited.
+double conversion_seconds(const ConverterSpec& c, int64_t samples, int cores) {
+  if (c.sample_rate <= 0.0) return 0.0;
+  return static_cast<double>(samples) / (c.sample_rate * c.count * cores);
+}
+
+class PhuModel final : public HardwareModel {
+ public:
+  explicit PhuModel(const PhuSpec& spec) : spec_(spec) {}
+
+  std::string_view family() const override { return "phu"; }
+  int unit_count() const override { return 1; }
+
+  AlgorithmList algorithms(const ir::Node& op) const override {
+    AlgorithmList list;
+    if (ir::is_matrix_product(op.kind)) list.add(kPhuTaskParallel);
+    return list;
+  }
+  std::string_view algorithm_name(AlgorithmId) const override { return "task_parallel"; }
+
+  Cost estimate(const ir::Node& op, AlgorithmId) const override {
+    Cost c;
+    const int64_t n_out = op.outputs.empty() ? 0 : op.output().shape.elements();
+    const int64_t k = op.input_types.empty() ? 0 : op.input_type(0).shape.back();
+    const int64_t per_core = ceil_div(ceil_div(n_out, spec_.multiplex), spec_.cores);
+    const double compute_s = static_cast<double>(per_core * k) / spec_.clock_hz;
+    const int64_t in_samples = elements(op.input_types);
+    const int64_t out_samples = elements(op.outputs);
+    const double dac_s = conversion_seconds(spec_.dac, in_samples, spec_.cores);
+    const double adc_s = conversion_seconds(spec_.adc, out_samples, spec_.cores);
+    const double convert_s = std::max(dac_s, adc_s);
+    c.time = Time::from_seconds(std::max(compute_s, convert_s) + spec_.dac.latency_s +
+                                spec_.adc.latency_s);
+    c.bound = compute_s >= convert_s ? Bound::compute : Bound::conversion;
+    const auto macs = static_cast<double>(ir::node_macs(op));
+    c.energy =
+        Energy::from_joules(macs * spec_.energy_per_mac_j +
+                            static_cast<double>(in_samples) * spec_.dac.energy_per_sample_j +
+                            static_cast<double>(out_samples) * spec_.adc.energy_per_sample_j);
+    for (const auto& t : op.input_types) c.bytes_read += t.bytes();
+    for (const auto& t : op.outputs) c.bytes_written += t.bytes();
+    return c;
+  }
+
+  double static_power_watts() const override { return spec_.static_power_w; }
+
+ private:
+  PhuSpec spec_;
+};
+
+}  // namespace
+
+std::unique_ptr<HardwareModel> make_phu_model(const PhuSpec& spec) {
+  return std::make_unique<PhuModel>(spec);
+}
+
+std::vector<AlgorithmInfo> phu_algorithms() {
+  return {{"task_parallel",
+           "matrix products: output dot products over cores x WDM wavelengths; DAC in, ADC out"}};
+}
+
+}  // namespace lightcode::hw

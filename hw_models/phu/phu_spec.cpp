@@ -1,0 +1,50 @@
+#include "hw_models/phu/phu_spec.hpp"
+
+#include <string>
+
+namespace lightcode::hw {
+namespace {
+
+constexpr int64_t kMaxCount = 1 << 16;
+
+int count(const ConfigNode& node, std::string_view key) {
+  const int64_t v = node.positive_int(key);
+  if (v > kMaxCount)
+    node.at(key).fail("implausibly large (more than " + std::to_string(kMaxCount) + ")");
+  return static_cast<int>(v);
+}
+
+// Optional keys default to an ideal converter: no latency, unlimited rate, no energy, one per
+// core.
+ConverterSpec parse_converter(const ConfigNode& n) {
+  n.allow_only({"latency", "sample_rate", "energy_per_sample", "count"});
+  ConverterSpec c;
+  c.latency_s = n.non_negative_quantity_or("latency", Dimension::duration, 0.0);
+  c.sample_rate = n.non_negative_quantity_or("sample_rate", Dimension::sample_rate, 0.0);
+  c.energy_per_sample_j = n.non_negative_quantity_or("energy_per_sample", Dimension::energy, 0.0);
+  if (n.has("count")) c.count = count(n, "count");
+  return c;
+}
+
+}  // namespace
+
+PhuSpec parse_phu_spec(const ConfigNode& node) {
+  node.allow_only({"family", "name", "cores", "clock", "multiplex", "energy_per_mac", "dac", "adc",
+                   "static_power"});
+  if (node.has("family") && node.string("family") != "phu") {
+    node.at("family").fail("expected family 'phu', got '" + node.string("family") + "'");
+  }
+  PhuSpec s;
+  if (node.has("name")) s.name = node.string("name");
+  s.cores = count(node, "cores");
+  s.clock_hz = node.positive_quantity("clock", Dimension::frequency);
+  s.multiplex = count(node, "multiplex");
+  s.energy_per_mac_j =
+      node.non_negative_quantity_or("energy_per_mac", Dimension::energy, s.energy_per_mac_j);
+  if (const auto dac = node.find("dac")) s.dac = parse_converter(*dac);
+  if (const auto adc = node.find("adc")) s.adc = parse_converter(*adc);
+  s.static_power_w = node.non_negative_quantity_or("static_power", Dimension::power, 0.0);
+  return s;
+}
+
+}  // namespace lightcode::hw

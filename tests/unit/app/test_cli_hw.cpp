@@ -1,0 +1,63 @@
+// `lightcode hw list`, `hw show` and `calibrate` as a user runs them.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "tests/support/run.hpp"
+
+using lightcode::test::run_lightcode;
+using lightcode::test::source_dir;
+
+TEST_CASE("hw list prints every family and its algorithms") {
+  const auto r = run_lightcode("hw list");
+  REQUIRE(r.exit_code == 0);
+  for (const char* s : {"cpu", "gpu", "phu", "memory", "tensor_core", "task_parallel"}) {
+    CAPTURE(s);
+    CHECK(r.out.find(s) != std::string::npos);
+  }
+}
+
+TEST_CASE("hw show prints derived peaks and the resolved spec") {
+  const auto r = run_lightcode("hw show " + source_dir() + "/configs/systems/gpu_phu.yaml --profile lightcode");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("SMs            144 (8 GPCs x 9 TPCs x 2 SMs)") != std::string::npos);
+  CHECK(r.out.find("tensor float32  494.7 TFLOP/s") != std::string::npos);
+  CHECK(r.out.find("photonic MAC/s 194 GMAC/s (1 cores x 20 wavelengths x 9.7 GHz)") != std::string::npos);
+  CHECK(r.out.find("resolved spec") != std::string::npos);
+  const auto sxm = run_lightcode("hw show " + source_dir() + "/configs/systems/h100_sxm_phu.yaml");
+  REQUIRE(sxm.exit_code == 0);
+  CHECK(sxm.out.find("tensor bfloat16 989.4 TFLOP/s") != std::string::npos);
+  CHECK(sxm.out.find("HBM            3.35 TB/s") != std::string::npos);
+}
+
+TEST_CASE("hw show on a bad system file names the file") {
+  const auto r = run_lightcode("hw show /nonexistent/system.yaml");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("/nonexistent/system.yaml") != std::string::npos);
+}
+
+TEST_CASE("calibrate fits the measured timings and writes a loadable CPU spec") {
+  const std::string csv = lightcode::test::reference_dir() + "/cpu_op_timings.csv";
+  if (!lightcode::test::have_external(csv)) return;
+  const std::string out = "/tmp/lightcode_test_calibrated_" + std::to_string(::getpid()) + ".yaml";
+  const auto r = run_lightcode("calibrate " + csv + " --out " + out);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("dense") != std::string::npos);
+  CHECK(r.out.find("R^2") != std::string::npos);
+  std::ifstream in(out);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  CHECK(ss.str().find("fits:") != std::string::npos);
+  // The written spec is a valid CPU for a system.
+  const std::string sys = "/tmp/lightcode_test_calibrated_sys_" + std::to_string(::getpid()) + ".yaml";
+  std::ofstream(sys) << "name: calibrated\nunits:\n  cpu: {from: " << out << "}\nmemory:\n"
+                     << "  hbm: {from: " << source_dir() << "/configs/hardware/hbm_lightcode.yaml}\n"
+                     << "  sram: {from: " << source_dir() << "/configs/hardware/sram_lightcode.yaml}\n";
+  const auto show = run_lightcode("hw show " + sys);
+  CHECK(show.exit_code == 0);
+  CHECK(show.out.find("fit dense") != std::string::npos);
+  std::remove(out.c_str());
+  std::remove(sys.c_str());
+}

@@ -1,0 +1,111 @@
+// Every shipped hardware config loads with its family's parser and builds a model; a bad
+// spec fails with file, line and key. The four error cases are one test case each.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <functional>
+
+#include "hw_models/cpu/cpu_model.hpp"
+#include "hw_models/gpu/gpu_model.hpp"
+#include "hw_models/memory/memory_model.hpp"
+#include "hw_models/phu/phu_model.hpp"
+#include "sim/core/error.hpp"
+#include "tests/support/paths.hpp"
+
+using namespace lightcode;
+using namespace lightcode::hw;
+
+namespace {
+
+std::unique_ptr<HardwareModel> build(const ConfigNode& spec) {
+  const std::string family = spec.string("family");
+  if (family == "cpu") return make_cpu_model(parse_cpu_spec(spec));
+  if (family == "gpu") return make_gpu_model(parse_gpu_spec(spec));
+  if (family == "phu") return make_phu_model(parse_phu_spec(spec));
+  if (family == "memory") return make_memory_model(parse_memory_spec(spec));
+  spec.at("family").fail("unknown family");
+}
+
+std::string error_of(const std::string& yaml, const std::function<void(const ConfigNode&)>& parse) {
+  try {
+    parse(ConfigNode::parse(yaml, "bad.yaml"));
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("every file in configs/hardware loads with its family parser") {
+  const std::filesystem::path dir = test::source_dir() + "/configs/hardware";
+  REQUIRE(std::filesystem::is_directory(dir));
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".yaml") continue;
+    CAPTURE(entry.path().string());
+    const ConfigNode spec = ConfigNode::load_file(entry.path().string());
+    CHECK(spec.has("name"));
+    std::unique_ptr<HardwareModel> model;
+    CHECK_NOTHROW(model = build(spec));
+    if (model) {
+      CHECK(model->unit_count() >= 1);
+      CHECK(model->family() == spec.string("family"));
+    }
+    ++files;
+  }
+  CHECK(files >= 9);
+}
+
+TEST_CASE("shipped figures: H100 SXM has 132 SMs, the Xeon 56 cores, the seed PHU 20 wavelengths") {
+  const std::string dir = test::source_dir() + "/configs/hardware/";
+  const GpuSpec h100 = parse_gpu_spec(ConfigNode::load_file(dir + "h100_sxm.yaml"));
+  CHECK(h100.sms() == 132);
+  CHECK(h100.tensor_flops.at(ir::DType::bfloat16) == doctest::Approx(989.4e12));
+  CHECK(h100.hbm_bandwidth == doctest::Approx(3.35e12));
+  CHECK(parse_gpu_spec(ConfigNode::load_file(dir + "h100_lightcode.yaml")).sms() == 144);
+  const CpuSpec xeon = parse_cpu_spec(ConfigNode::load_file(dir + "xeon_8480.yaml"));
+  CHECK(xeon.cores == 56);
+  CHECK(xeon.memory_bandwidth == doctest::Approx(307.2e9));
+  const CpuSpec seed = parse_cpu_spec(ConfigNode::load_file(dir + "cpu_lightcode.yaml"));
+  CHECK(seed.clock_hz == doctest::Approx(3.208e9));
+  CHECK(seed.fits.at("dense").per_work_s == doctest::Approx(6.845684637179875e-11));
+  CHECK(seed.fits.at("pack").beyond_cache_points > 0);
+  const PhuSpec phu = parse_phu_spec(ConfigNode::load_file(dir + "phu_lightcode.yaml"));
+  CHECK(phu.multiplex == 20);
+  CHECK(phu.dac.energy_per_sample_j == doctest::Approx(3.18e-12));
+  const MemorySpec hbm = parse_memory_spec(ConfigNode::load_file(dir + "hbm_lightcode.yaml"));
+  CHECK((hbm.read_energy_j + hbm.preload_energy_j) == doctest::Approx(200e-12));
+}
+
+TEST_CASE("a typo'd key names file, line, key and the intended key") {
+  const std::string msg = error_of("family: gpu\ngpcs: 1\ntpcs_per_gpc: 66\nsms_per_tcp: 2\n",
+                                   [](const ConfigNode& n) { parse_gpu_spec(n); });
+  CHECK(msg.find("bad.yaml:4:") == 0);
+  CHECK(msg.find("sms_per_tcp") != std::string::npos);
+  CHECK(msg.find("did you mean 'sms_per_tpc'") != std::string::npos);
+}
+
+TEST_CASE("a quantity without a unit names file, line and key") {
+  const std::string msg = error_of("family: phu\ncores: 1\nclock: 9.7\nmultiplex: 20\n",
+                                   [](const ConfigNode& n) { parse_phu_spec(n); });
+  CHECK(msg.find("bad.yaml:3:") == 0);
+  CHECK(msg.find("clock") != std::string::npos);
+  CHECK(msg.find("has no unit") != std::string::npos);
+}
+
+TEST_CASE("a negative clock names file, line and key") {
+  const std::string msg = error_of("family: cpu\ncores: 2\nclock: -3.2 GHz\n",
+                                   [](const ConfigNode& n) { parse_cpu_spec(n); });
+  CHECK(msg.find("bad.yaml:3:") == 0);
+  CHECK(msg.find("clock") != std::string::npos);
+  CHECK(msg.find("must be positive") != std::string::npos);
+}
+
+TEST_CASE("a zero core count names file, line and key") {
+  const std::string msg = error_of("family: cpu\nname: x\ncores: 0\nclock: 3 GHz\n",
+                                   [](const ConfigNode& n) { parse_cpu_spec(n); });
+  CHECK(msg.find("bad.yaml:3:") == 0);
+  CHECK(msg.find("cores") != std::string::npos);
+  CHECK(msg.find("positive integer") != std::string::npos);
+}

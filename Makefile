@@ -15,9 +15,9 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The main job: what LightCode does, on a built-in GPT-2.
+# The main job: the published LightCode results table, reproduced.
 demo: build
-	$(BUILD)/lightcode inspect gpt2 --seq 1400
+	$(BUILD)/lightcode run scenarios/seed_table.yaml
 
 # Every test, in parallel, one ctest entry per test case.
 test: build

@@ -23,3 +23,7 @@ endfunction()
 
 add_subdirectory(tests/unit)
 
+# Regression: scenarios checked against golden figures (the seed table).
+lightcode_unit_test(regression_seed
+  SOURCES tests/regression/test_seed_table.cpp
+  LIBS lc_sweep)

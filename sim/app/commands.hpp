@@ -13,5 +13,6 @@ using CommandAction = std::function<int()>;
 void register_inspect(CLI::App& app, CommandAction& action);
 void register_hw(CLI::App& app, CommandAction& action);
 void register_calibrate(CLI::App& app, CommandAction& action);
+void register_run(CLI::App& app, CommandAction& action);
 
 }  // namespace lightcode::app

@@ -14,11 +14,13 @@ int main(int argc, char** argv) {
   CLI::App app{
       "LightCode: places the operations of a large language model on CPU, GPU and photonic (PHU)\n"
       "hardware with arithmetic cost models, then times the placed schedule.\n\n"
-      "Start with:  lightcode inspect gpt2 --seq 1400\n"
+      "Start with:  lightcode run scenarios/seed_table.yaml\n"
+      "             lightcode inspect gpt2 --seq 1400\n"
       "             lightcode inspect ../shared/graphs/tvm/gpt2_prefill_seq5_graph.json"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "lightcode 0.1.0");
   lightcode::app::CommandAction action;
+  lightcode::app::register_run(app, action);
   lightcode::app::register_inspect(app, action);
   lightcode::app::register_hw(app, action);
   lightcode::app::register_calibrate(app, action);

@@ -321,7 +321,7 @@ TEST_CASE("opt-1.3b: learned positions, q/k/v with biases, ReLU feed-forward, ad
 TEST_CASE("unknown built-in model names the available ones") {
   const std::string msg = error_of([] { frontend::builtin_model("gpt3"); });
   CHECK(msg.find("unknown built-in model 'gpt3'") != std::string::npos);
-  CHECK(msg.find("gpt2, gpt2-medium, gpt2-xl, llama-2-13b, llama-2-7b, llama-3-8b, opt-1.3b") !=
+  CHECK(msg.find("gpt2, gpt2-medium, gpt2-xl, llama-2-13b, llama-2-70b, llama-2-7b, llama-3-8b, opt-1.3b") !=
         std::string::npos);
 }
 

@@ -1,0 +1,39 @@
+#pragma once
+// Partition at articulation stacks, as the original does. Operators (memory nodes left out)
+// are layered "as late as possible": a sink sits in the last generation, every other op one
+// generation before its earliest consumer. Edges spanning more than kLongEdgeSpan generations
+// are residual-like (residual connections, KV-cache outputs): they are set aside while
+// looking for cuts. A generation is an articulation when it holds a single op and no other
+// op is live across it (has a consumer, by a short edge, in a later generation). Each
+// articulation closes a subgraph. An edge that jumps over an articulation "crosses": the
+// `lightcode` profile feeds it from the subgraph's start node, free; the default profile
+// moves the real data from the producer's unit.
+// Memory nodes belong to the subgraph of their first consumer.
+#include <cstdint>
+#include <vector>
+
+#include "sim/ir/graph.hpp"
+
+namespace lightcode::opt {
+
+// Real intra-block skips in transformers span at most 7 generations (layer norm, attention
+// branches); residual and cache-output edges span 25 or more in GPT-2. The bound sits between.
+inline constexpr int kLongEdgeSpan = 16;
+
+struct Partition {
+  int32_t count = 0;                        // subgraphs
+  std::vector<int32_t> subgraph_of;         // per node; -1 for a memory node nothing reads
+  std::vector<int32_t> generation;          // per node; -1 for memory nodes
+  std::vector<std::vector<ir::NodeId>> members;  // per subgraph: its nodes (memory included), by id
+  // crossing[offset[node] + position]: input `position` of `node` jumps over an articulation.
+  std::vector<uint32_t> input_offset;
+  std::vector<uint8_t> crossing;
+
+  bool crosses(ir::NodeId node, int position) const {
+    return crossing[input_offset[static_cast<size_t>(node)] + static_cast<size_t>(position)] != 0;
+  }
+};
+
+Partition partition(const ir::Graph& graph);
+
+}  // namespace lightcode::opt

@@ -1,0 +1,111 @@
+#include "sim/opt/placement.hpp"
+
+#include <cstring>
+#include <string>
+#include <unordered_map>
+
+namespace lightcode::opt {
+namespace {
+
+PairCost pair(const hw::Cost& c) { return PairCost{c.time.count_ps(), c.energy.picojoules()}; }
+
+void add(PairCost& a, const hw::Cost& c) {
+  a.time_ps += c.time.count_ps();
+  a.energy_pj += c.energy.picojoules();
+}
+
+// The problem's bytes: equal keys <=> equal problems.
+std::string key_of(const SelectionProblem& p) {
+  std::string k;
+  auto put = [&](const void* data, size_t size) { k.append(static_cast<const char*>(data), size); };
+  for (const auto& costs : p.node_cost) {
+    const auto count = static_cast<uint32_t>(costs.size());
+    put(&count, sizeof count);
+    for (const PairCost& c : costs) {
+      put(&c.time_ps, sizeof c.time_ps);
+      put(&c.energy_pj, sizeof c.energy_pj);
+    }
+  }
+  for (const auto& e : p.edges) {
+    put(&e.from, sizeof e.from);
+    put(&e.to, sizeof e.to);
+    for (const PairCost& c : e.cost) {
+      put(&c.time_ps, sizeof c.time_ps);
+      put(&c.energy_pj, sizeof c.energy_pj);
+    }
+  }
+  return k;
+}
+
+}  // namespace
+
+Placement place(const StackedGraph& stacks, const Partition& part, Objective objective,
+                bool use_cache) {
+  const ir::Graph& g = stacks.graph();
+  const bool lightcode = stacks.system().profile() == Profile::lightcode;
+  Placement out;
+  out.choice.assign(g.size(), 0);
+  std::vector<int32_t> local(g.size(), -1);  // variable index within the current subgraph
+  std::unordered_map<std::string, std::vector<int>> cache;
+
+  for (int32_t s = 0; s < part.count; ++s) {
+    const auto& members = part.members[static_cast<size_t>(s)];
+    SelectionProblem p;
+    p.node_cost.resize(members.size());
+    for (size_t v = 0; v < members.size(); ++v) local[static_cast<size_t>(members[v])] = static_cast<int32_t>(v);
+    for (size_t v = 0; v < members.size(); ++v) {
+      const ir::NodeId id = members[v];
+      const ir::Node& node = g.node(id);
+      const int nc = stacks.candidate_count(id);
+      auto& costs = p.node_cost[v];
+      costs.resize(static_cast<size_t>(nc));
+      for (int c = 0; c < nc; ++c) costs[static_cast<size_t>(c)] = pair(stacks.candidate(id, c).cost);
+      for (size_t k = 0; k < node.inputs.size(); ++k) {
+        const ir::NodeId from = node.inputs[k].node;
+        const int32_t lf = part.subgraph_of[static_cast<size_t>(from)] == s ? local[static_cast<size_t>(from)] : -1;
+        if (lf >= 0) {
+          SelectionProblem::Edge e;
+          e.from = lf;
+          e.to = static_cast<int>(v);
+          const int fc = stacks.candidate_count(from);
+          e.cost.resize(static_cast<size_t>(fc * nc));
+          for (int a = 0; a < fc; ++a) {
+            for (int b = 0; b < nc; ++b) {
+              e.cost[static_cast<size_t>(a * nc + b)] =
+                  pair(stacks.edge_cost(id, static_cast<int>(k), stacks.candidate(from, a).unit, stacks.candidate(id, b).unit));
+            }
+          }
+          p.edges.push_back(std::move(e));
+          continue;
+        }
+        // From outside this subgraph: the producer's placement is already fixed. In the
+        // lightcode profile an edge that crosses an articulation comes from `start`, free.
+        if (lightcode && part.crosses(id, static_cast<int>(k))) continue;
+        const hw::UnitType from_unit = stacks.candidate(from, out.choice[static_cast<size_t>(from)]).unit;
+        for (int b = 0; b < nc; ++b) {
+          add(costs[static_cast<size_t>(b)], stacks.edge_cost(id, static_cast<int>(k), from_unit, stacks.candidate(id, b).unit));
+        }
+      }
+    }
+    std::vector<int> choice;
+    if (use_cache) {
+      std::string key = key_of(p);
+      auto it = cache.find(key);
+      if (it != cache.end()) {
+        choice = it->second;
+        ++out.reused;
+      } else {
+        choice = select_exact(p, objective).choice;
+        ++out.solved;
+        cache.emplace(std::move(key), choice);
+      }
+    } else {
+      choice = select_exact(p, objective).choice;
+      ++out.solved;
+    }
+    for (size_t v = 0; v < members.size(); ++v) out.choice[static_cast<size_t>(members[v])] = choice[v];
+  }
+  return out;
+}
+
+}  // namespace lightcode::opt

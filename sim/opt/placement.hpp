@@ -1,0 +1,25 @@
+#pragma once
+// Selection over a whole graph: one exact solve per subgraph (selection.hpp), subgraphs in
+// order so that inputs from earlier subgraphs are fixed costs. Identical subgraph problems
+// (same candidates, costs and edges, which is what "same kinds, shapes, edges and candidate
+// sets" amounts to) are solved once: the cache is keyed on the problem itself, so a hit
+// gives exactly the placement a fresh solve would.
+#include <cstdint>
+#include <vector>
+
+#include "sim/opt/partition.hpp"
+#include "sim/opt/selection.hpp"
+#include "sim/opt/stacked_graph.hpp"
+
+namespace lightcode::opt {
+
+struct Placement {
+  std::vector<int32_t> choice;  // per node: index into its candidates
+  int32_t solved = 0;           // subgraph problems solved
+  int32_t reused = 0;           // subgraph problems answered from the cache
+};
+
+Placement place(const StackedGraph& stacks, const Partition& part, Objective objective,
+                bool use_cache = true);
+
+}  // namespace lightcode::opt

@@ -1,0 +1,55 @@
+#pragma once
+// Exact selection of one candidate per stack in a subgraph. The problem is a DAG of variables
+// (stacks) in topological order, each with per-candidate node costs, and edges with a cost per
+// (producer candidate, consumer candidate) pair. The objective is the sum of node and edge
+// costs in time, or in energy, or the energy-delay product of those sums.
+//
+// Method: dynamic programming over the topological order (variable elimination in the
+// min-sum semiring). The state is the choice of every "open" variable: already decided, with
+// more than one candidate, and still read by a later variable. Between articulation points a
+// transformer is narrow, so the state stays tiny; the cost is polynomial where the original
+// enumerated paths. EDP keeps the Pareto front of (time, energy) per state, which contains
+// the product's minimum because the product grows with either sum.
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace lightcode::opt {
+
+enum class Objective { time, energy, edp };
+
+std::string_view objective_name(Objective o);
+
+struct PairCost {
+  int64_t time_ps = 0;
+  double energy_pj = 0.0;
+};
+
+struct SelectionProblem {
+  struct Edge {
+    int from = 0;  // variable index, < to
+    int to = 0;
+    std::vector<PairCost> cost;  // [from candidate * candidates(to) + to candidate]
+  };
+  std::vector<std::vector<PairCost>> node_cost;  // [variable][candidate]; none empty
+  std::vector<Edge> edges;
+};
+
+struct Selection {
+  std::vector<int> choice;  // candidate index per variable
+  int64_t time_ps = 0;      // sum of chosen node and edge times
+  double energy_pj = 0.0;   // sum of chosen node and edge energies
+  size_t peak_states = 0;   // widest DP table, for diagnostics
+};
+
+// Objective value of an assignment (also the reference for the tests).
+double objective_value(Objective o, int64_t time_ps, double energy_pj);
+Selection evaluate(const SelectionProblem& p, const std::vector<int>& choice);
+
+// The exact optimum. Ties go to the assignment found first in candidate order, so equal
+// inputs give equal placements.
+Selection select_exact(const SelectionProblem& p, Objective objective);
+// Every assignment, for tests on small problems.
+Selection select_brute_force(const SelectionProblem& p, Objective objective);
+
+}  // namespace lightcode::opt

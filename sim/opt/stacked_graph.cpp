@@ -1,0 +1,49 @@
+#include "sim/opt/stacked_graph.hpp"
+
+#include "sim/core/error.hpp"
+
+namespace lightcode::opt {
+
+StackedGraph::StackedGraph(const ir::Graph& graph, const hw::System& system)
+    : graph_(&graph), system_(&system) {
+  offsets_.reserve(graph.size() + 1);
+  candidates_.reserve(graph.size() * 2);
+  offsets_.push_back(0);
+  for (size_t i = 0; i < graph.size(); ++i) {
+    const ir::Node& node = graph.nodes()[i];
+    for (size_t t = 0; t < system.unit_count(); ++t) {
+      const auto unit = static_cast<hw::UnitType>(t);
+      const hw::HardwareModel& model = system.model(unit);
+      const hw::AlgorithmList algos = model.algorithms(node);
+      for (int a = 0; a < algos.count; ++a) {
+        const hw::AlgorithmId algo = algos.ids[static_cast<size_t>(a)];
+        candidates_.push_back(Candidate{unit, algo, model.estimate(node, algo)});
+      }
+    }
+    if (candidates_.size() == offsets_.back()) {
+      std::string units;
+      for (size_t t = 0; t < system.unit_count(); ++t) {
+        units += (units.empty() ? "" : ", ") + system.unit(static_cast<hw::UnitType>(t)).name;
+      }
+      throw Error(SourcePlace{graph.source(), 0, 0, ""},
+                  "node " + std::to_string(i) + " '" + node.name + "' (" + node.kind_name +
+                      ") cannot run on any unit of system '" + system.name() + "' (units: " + units + ")");
+    }
+    offsets_.push_back(static_cast<uint32_t>(candidates_.size()));
+  }
+}
+
+const ir::TensorType& StackedGraph::edge_tensor(ir::NodeId consumer, int position) const {
+  const ir::Input& in = graph_->node(consumer).inputs[static_cast<size_t>(position)];
+  const int output = system_->profile() == Profile::lightcode ? 0 : in.output;
+  return graph_->node(in.node).output(output);
+}
+
+bool StackedGraph::photonic_possible(ir::NodeId id) const {
+  for (const Candidate* c = begin(id); c != end(id); ++c) {
+    if (system_->unit(c->unit).family == "phu") return true;
+  }
+  return false;
+}
+
+}  // namespace lightcode::opt

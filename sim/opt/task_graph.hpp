@@ -1,0 +1,43 @@
+#pragma once
+// The placed, expanded program: one task per op that runs, on one unit type, with its Cost
+// and the transfer Cost of each input from its producer's unit. Photonic products are
+// expanded (split on SRAM, one 2-D product per batch element, merge on SRAM); each subgraph
+// of the lightcode profile starts with a `start` task. Tasks are in a topological order;
+// their ids are indices. Schedulers and the event engine read only this.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hw_models/cost.hpp"
+#include "hw_models/hardware_model.hpp"
+#include "hw_models/transfer_model.hpp"
+#include "sim/ir/graph.hpp"
+
+namespace lightcode::opt {
+
+using TaskId = int32_t;
+
+struct TaskInput {
+  TaskId producer = 0;
+  hw::Cost transfer;  // moving the producer's data to this task's unit
+};
+
+struct Task {
+  std::string name;        // stable and readable: the node's name, "<name>/split", "<name>/mm3"
+  ir::OpKind kind = ir::OpKind::other;
+  std::string kind_name;
+  ir::NodeId node = -1;    // the ir node it implements (-1 for start tasks)
+  hw::UnitType unit = 0;   // unit type it runs on
+  hw::AlgorithmId algorithm = 0;
+  hw::Cost cost;
+  int32_t subgraph = 0;
+  std::vector<TaskInput> inputs;
+  std::vector<ir::TensorType> outputs;
+};
+
+struct TaskGraph {
+  std::vector<Task> tasks;
+  int32_t subgraphs = 1;
+};
+
+}  // namespace lightcode::opt

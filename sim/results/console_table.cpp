@@ -1,0 +1,215 @@
+#include "sim/results/console_table.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace lightcode::results {
+namespace {
+
+enum class Align { left, right };
+
+// Columns padded to their widest cell. A row may end in a "spanning" cell (a failure
+// message) that is printed as is and does not widen its column.
+class TextTable {
+ public:
+  explicit TextTable(std::vector<Align> align) : align_(std::move(align)) {}
+
+  void add(std::vector<std::string> cells, bool last_spans = false) {
+    rows_.push_back({std::move(cells), last_spans});
+  }
+
+  std::string str() const {
+    std::vector<size_t> width(align_.size(), 0);
+    for (const Row& row : rows_) {
+      const size_t counted = row.cells.size() - (row.last_spans ? 1 : 0);
+      for (size_t c = 0; c < counted && c < width.size(); ++c) {
+        width[c] = std::max(width[c], row.cells[c].size());
+      }
+    }
+    std::string out;
+    for (const Row& row : rows_) {
+      std::string line;
+      for (size_t c = 0; c < row.cells.size(); ++c) {
+        const std::string& cell = row.cells[c];
+        if (c > 0) line += "  ";
+        const bool spans = row.last_spans && c + 1 == row.cells.size();
+        const size_t pad = spans || c >= width.size() ? 0 : width[c] - cell.size();
+        const bool right = c < align_.size() && align_[c] == Align::right && !spans;
+        if (right) line.append(pad, ' ');
+        line += cell;
+        if (!right) line.append(pad, ' ');
+      }
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += line + '\n';
+    }
+    return out;
+  }
+
+ private:
+  struct Row {
+    std::vector<std::string> cells;
+    bool last_spans = false;
+  };
+  std::vector<Align> align_;
+  std::vector<Row> rows_;
+};
+
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+std::string one_line(const std::string& text) {
+  std::string out = text;
+  for (char& c : out) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  return out;
+}
+
+// Categories in the order a reader expects; any others follow in the order they appear.
+const std::vector<std::string>& known_categories() {
+  static const std::vector<std::string> order = {"compute", "data_movement", "memory",
+                                                 "conversion", "static"};
+  return order;
+}
+
+void add_unique(std::vector<std::string>& list, const std::string& value) {
+  for (const std::string& v : list) {
+    if (v == value) return;
+  }
+  list.push_back(value);
+}
+
+std::string energy_table(const std::vector<EnergyRow>& rows) {
+  std::vector<std::string> hardware;
+  std::vector<std::string> categories;
+  std::map<std::pair<std::string, std::string>, double> cell;
+  for (const std::string& known : known_categories()) {
+    for (const EnergyRow& row : rows) {
+      if (row.category == known) add_unique(categories, known);
+    }
+  }
+  for (const EnergyRow& row : rows) {
+    add_unique(hardware, row.hardware);
+    add_unique(categories, row.category);
+    cell[{row.hardware, row.category}] += row.energy_pj;
+  }
+  std::vector<Align> align(categories.size() + 2, Align::right);
+  align[0] = Align::left;
+  TextTable table(align);
+  std::vector<std::string> heading = {"energy[pj]"};
+  for (const std::string& c : categories) heading.push_back(c);
+  heading.push_back("total");
+  table.add(heading);
+  std::vector<double> column_total(categories.size(), 0.0);
+  for (const std::string& h : hardware) {
+    std::vector<std::string> line = {h};
+    double total = 0.0;
+    for (size_t c = 0; c < categories.size(); ++c) {
+      const auto found = cell.find({h, categories[c]});
+      if (found == cell.end()) {
+        line.push_back("-");
+        continue;
+      }
+      line.push_back(fixed(found->second, 1));
+      total += found->second;
+      column_total[c] += found->second;
+    }
+    line.push_back(fixed(total, 1));
+    table.add(line);
+  }
+  std::vector<std::string> last = {"total"};
+  double grand = 0.0;
+  for (double v : column_total) {
+    last.push_back(fixed(v, 1));
+    grand += v;
+  }
+  last.push_back(fixed(grand, 1));
+  table.add(last);
+  return table.str();
+}
+
+std::string unit_table(const std::vector<UnitRecord>& units) {
+  TextTable table({Align::left, Align::right, Align::right, Align::right, Align::right,
+                   Align::right});
+  table.add({"unit", "index", "busy[s]", "utilisation[%]", "tasks", "energy[pj]"});
+  for (const UnitRecord& u : units) {
+    table.add({u.name, std::to_string(u.index), format_ps_as_seconds(u.busy_ps, 9),
+               fixed(100.0 * u.utilisation, 2), std::to_string(u.tasks), fixed(u.energy_pj, 1)});
+  }
+  return table.str();
+}
+
+}  // namespace
+
+std::string format_ps_as_seconds(int64_t ps, int decimals) {
+  if (decimals < 0) decimals = 0;
+  if (decimals > 12) decimals = 12;
+  uint64_t scale = 1;  // picoseconds per last printed digit
+  for (int i = decimals; i < 12; ++i) scale *= 10;
+  uint64_t digits = 1;  // 10^decimals
+  for (int i = 0; i < decimals; ++i) digits *= 10;
+  // Integer arithmetic so 9 decimals of a 30 s makespan are exact (a double has ~16 digits).
+  const bool negative = ps < 0;
+  const uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(ps) : static_cast<uint64_t>(ps);
+  const uint64_t rounded = (magnitude + scale / 2) / scale;
+  std::string out = (negative && rounded != 0 ? "-" : "") + std::to_string(rounded / digits);
+  if (decimals > 0) {
+    std::string fraction = std::to_string(rounded % digits);
+    out += "." + std::string(static_cast<size_t>(decimals) - fraction.size(), '0') + fraction;
+  }
+  return out;
+}
+
+std::string format_seed_table(const std::vector<PointSummary>& points) {
+  // Headings exactly as the original printed them, "posiable" included, so scripts that
+  // parsed its output keep working.
+  TextTable table({Align::left, Align::right, Align::right, Align::right, Align::right,
+                   Align::right, Align::right});
+  table.add({"Hardware", "moc_sequence_length[tok]", "Makespan[s]", "num_nodes",
+             "total_energy[pj]", "num_photonic", "posiable_photonic"});
+  for (const PointSummary& p : points) {
+    if (p.status != "ok") {
+      const std::string why = p.error.empty() ? p.status : p.status + ": " + one_line(p.error);
+      table.add({p.system, std::to_string(p.sequence_length), why}, true);
+      continue;
+    }
+    table.add({p.system, std::to_string(p.sequence_length), fixed(p.makespan_s, 5),
+               std::to_string(p.nodes), fixed(p.energy_pj, 1),
+               std::to_string(p.photonic_selected), std::to_string(p.photonic_possible)});
+  }
+  return table.str();
+}
+
+std::string format_point_details(const PointResult& point) {
+  const PointSummary& s = point.summary;
+  std::ostringstream out;
+  out << "point " << s.id << " (" << s.status << ")";
+  if (!s.error.empty()) out << ": " << one_line(s.error);
+  out << "\n";
+  out << "  model " << s.model << ", stage " << s.stage << ", sequence " << s.sequence_length
+      << " tok, system " << s.system << "\n";
+  out << "  objective " << s.objective << ", profile " << s.profile << ", fidelity " << s.fidelity
+      << "\n";
+  if (!s.parameters.empty()) {
+    out << "  parameters:";
+    for (const auto& [name, value] : s.parameters) out << " " << name << "=" << value;
+    out << "\n";
+  }
+  if (s.status != "ok") return out.str();
+  out << "  makespan " << format_ps_as_seconds(s.makespan_ps, 9) << " s (" << s.makespan_ps
+      << " ps), energy " << fixed(s.energy_pj, 1) << " pJ\n";
+  out << "  nodes " << s.nodes << ", photonic " << s.photonic_selected << " of "
+      << s.photonic_possible << " possible\n";
+  out << "  subgraphs " << s.subgraphs << ": " << s.subgraphs_solved << " solved, "
+      << s.subgraphs_reused << " reused\n";
+  if (!point.energy.empty()) out << "\n" << energy_table(point.energy);
+  if (!point.units.empty()) out << "\n" << unit_table(point.units);
+  return out.str();
+}
+
+}  // namespace lightcode::results

@@ -1,0 +1,23 @@
+#pragma once
+// Plain-text tables for the terminal.
+// format_seed_table: one row per point with the columns, headings and number formats of the
+// original's "Raw sim results" table (Makespan[s] with 5 decimals, total_energy[pj] with 1),
+// space-aligned, numbers right-aligned; a failed point shows "failed: <error>" in place of its
+// figures. format_point_details: one point's headline figures, parameters, subgraph reuse,
+// energy by hardware and category (pJ), and per-unit busy time (s) and utilisation (%).
+// Every line ends with '\n'.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/results/report.hpp"
+
+namespace lightcode::results {
+
+std::string format_seed_table(const std::vector<PointSummary>& points);
+std::string format_point_details(const PointResult& point);
+
+// Picoseconds as seconds with `decimals` (0..12) digits, exactly: 1234567 ps, 9 -> "0.000001235".
+std::string format_ps_as_seconds(int64_t ps, int decimals);
+
+}  // namespace lightcode::results

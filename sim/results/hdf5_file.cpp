@@ -1,0 +1,385 @@
+#include "sim/results/hdf5_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <algorithm>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <set>
+#include <variant>
+#include <vector>
+
+#include "sim/core/error.hpp"
+#include "sim/results/hdf5_table.hpp"
+
+namespace lightcode::results {
+namespace {
+
+// A table column is a struct member; the variant's order is h5::Kind's.
+template <class Row>
+using Member = std::variant<std::string Row::*, int32_t Row::*, int64_t Row::*, double Row::*>;
+
+template <class Row>
+struct Field {
+  const char* name;
+  Member<Row> member;
+};
+
+template <class Row>
+using Fields = std::vector<Field<Row>>;
+
+const Fields<PointSummary>& summary_fields() {
+  using S = PointSummary;
+  static const Fields<S> fields = {
+      {"id", &S::id},
+      {"status", &S::status},
+      {"error", &S::error},
+      {"model", &S::model},
+      {"stage", &S::stage},
+      {"sequence_length", &S::sequence_length},
+      {"system", &S::system},
+      {"objective", &S::objective},
+      {"profile", &S::profile},
+      {"fidelity", &S::fidelity},
+      {"makespan_ps", &S::makespan_ps},
+      {"makespan_s", &S::makespan_s},
+      {"energy_pj", &S::energy_pj},
+      {"nodes", &S::nodes},
+      {"photonic_selected", &S::photonic_selected},
+      {"photonic_possible", &S::photonic_possible},
+      {"subgraphs", &S::subgraphs},
+      {"subgraphs_solved", &S::subgraphs_solved},
+      {"subgraphs_reused", &S::subgraphs_reused},
+  };
+  return fields;
+}
+
+const Fields<TaskRecord>& task_fields() {
+  using T = TaskRecord;
+  static const Fields<T> fields = {
+      {"id", &T::id},         {"name", &T::name},         {"op", &T::op},
+      {"hardware", &T::hardware}, {"unit", &T::unit},     {"node", &T::node},
+      {"subgraph", &T::subgraph}, {"start_ps", &T::start_ps}, {"end_ps", &T::end_ps},
+      {"energy_pj", &T::energy_pj}, {"inputs", &T::inputs}, {"outputs", &T::outputs},
+  };
+  return fields;
+}
+
+const Fields<UnitRecord>& unit_fields() {
+  using U = UnitRecord;
+  static const Fields<U> fields = {
+      {"name", &U::name},           {"index", &U::index},         {"busy_ps", &U::busy_ps},
+      {"utilisation", &U::utilisation}, {"energy_pj", &U::energy_pj}, {"tasks", &U::tasks},
+  };
+  return fields;
+}
+
+const Fields<EnergyRow>& energy_fields() {
+  static const Fields<EnergyRow> fields = {
+      {"hardware", &EnergyRow::hardware},
+      {"category", &EnergyRow::category},
+      {"energy_pj", &EnergyRow::energy_pj},
+  };
+  return fields;
+}
+
+const Fields<MemorySample>& memory_fields() {
+  static const Fields<MemorySample> fields = {
+      {"time_ps", &MemorySample::time_ps},
+      {"sram_bytes", &MemorySample::sram_bytes},
+      {"hbm_bytes", &MemorySample::hbm_bytes},
+  };
+  return fields;
+}
+
+constexpr const char* kParameterPrefix = "param.";
+
+template <class Row>
+std::vector<h5::FieldSpec> specs(const Fields<Row>& fields) {
+  std::vector<h5::FieldSpec> out;
+  for (const Field<Row>& field : fields) {
+    out.push_back({field.name, static_cast<h5::Kind>(field.member.index())});
+  }
+  return out;
+}
+
+template <class Row>
+void encode(const Fields<Row>& fields, const h5::Layout& layout, const Row& row,
+            unsigned char* dst) {
+  for (size_t f = 0; f < fields.size(); ++f) {
+    unsigned char* at = dst + layout.offset(f);
+    const h5::FieldSpec& spec = layout.fields()[f];
+    std::visit([&](auto member) { h5::store(at, spec, row.*member); }, fields[f].member);
+  }
+}
+
+// The per-point tables (tasks above all: thousands of rows per point) store strings
+// fixed-width, sized to the longest entry, and compressed: HDF5 keeps each variable-length
+// string as a separate global-heap object, which made files 2-3 times larger and reading
+// them several times slower. /summary keeps variable-length strings (few rows).
+template <class Row>
+void write_rows(hid_t parent, const char* name, const Fields<Row>& fields,
+                const std::vector<Row>& rows) {
+  std::vector<h5::FieldSpec> spec = specs(fields);
+  for (size_t f = 0; f < fields.size(); ++f) {
+    if (spec[f].kind != h5::Kind::str) continue;
+    const auto member = std::get<std::string Row::*>(fields[f].member);
+    size_t width = 1;  // HDF5 strings are at least one byte
+    for (const Row& row : rows) width = std::max(width, (row.*member).size());
+    spec[f].width = width;
+  }
+  const h5::Layout layout(std::move(spec));
+  std::vector<unsigned char> buffer(rows.size() * layout.row_size(), 0);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    encode(fields, layout, rows[r], buffer.data() + r * layout.row_size());
+  }
+  h5::write_table(parent, name, layout, buffer, rows.size(), true);
+}
+
+template <class Row>
+std::vector<Row> read_rows(hid_t parent, const char* name, const Fields<Row>& fields) {
+  const std::unique_ptr<h5::TableData> data = h5::read_table(parent, name, specs(fields));
+  std::vector<Row> rows(data->rows());
+  for (size_t r = 0; r < rows.size(); ++r) {
+    for (size_t f = 0; f < fields.size(); ++f) {
+      const unsigned char* at = data->cell(r, f);
+      const h5::FieldSpec& spec = data->field(f);
+      std::visit([&](auto member) { h5::load(at, spec, rows[r].*member); }, fields[f].member);
+    }
+  }
+  return rows;
+}
+
+// Summary rows: the PointSummary scalars, then one string column per parameter name.
+struct SummaryTable {
+  std::vector<std::string> parameters;  // names, first seen first
+  h5::Layout layout;
+
+  explicit SummaryTable(std::vector<std::string> names)
+      : parameters(std::move(names)), layout(summary_specs(parameters)) {}
+
+  static std::vector<h5::FieldSpec> summary_specs(const std::vector<std::string>& names) {
+    std::vector<h5::FieldSpec> out = specs(summary_fields());
+    for (const std::string& name : names) out.push_back({kParameterPrefix + name, h5::Kind::str});
+    return out;
+  }
+
+  void encode_row(const PointSummary& summary, unsigned char* dst) const {
+    static const std::string kMissing;
+    encode(summary_fields(), layout, summary, dst);
+    const size_t first = summary_fields().size();
+    for (size_t p = 0; p < parameters.size(); ++p) {
+      const std::string* value = &kMissing;
+      for (const auto& [key, text] : summary.parameters) {
+        if (key == parameters[p]) value = &text;
+      }
+      h5::store(dst + layout.offset(first + p), layout.fields()[first + p], *value);
+    }
+  }
+
+  void write(hid_t parent, const std::vector<const PointSummary*>& rows) const {
+    std::vector<unsigned char> buffer(rows.size() * layout.row_size(), 0);
+    for (size_t r = 0; r < rows.size(); ++r) {
+      encode_row(*rows[r], buffer.data() + r * layout.row_size());
+    }
+    h5::write_table(parent, "summary", layout, buffer, rows.size(), false);
+  }
+};
+
+bool is_reserved_attribute(const std::string& name) { return name == "status" || name == "error"; }
+
+// Rejects what HDF5 would reject later with a less helpful message, or silently mangle.
+std::vector<std::string> check_and_collect_parameters(const ResultsFile& file) {
+  std::set<std::string> ids;
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  for (const PointResult& point : file.points) {
+    const std::string& id = point.summary.id;
+    if (id.empty() || id == "." || id.find('/') != std::string::npos) {
+      throw Error("point id '" + id + "' is not a valid group name");
+    }
+    if (!ids.insert(id).second) throw Error("point id '" + id + "' appears twice");
+    std::set<std::string> own;
+    for (const auto& parameter : point.summary.parameters) {
+      const std::string& name = parameter.first;
+      if (name.empty() || is_reserved_attribute(name)) {
+        throw Error("point '" + id + "': parameter name '" + name + "' is reserved");
+      }
+      if (!own.insert(name).second) {
+        throw Error("point '" + id + "': parameter '" + name + "' appears twice");
+      }
+      if (seen.insert(name).second) names.push_back(name);
+    }
+  }
+  return names;
+}
+
+void write_point(hid_t points, const PointResult& point, const SummaryTable& summary) {
+  const PointSummary& s = point.summary;
+  h5::Id plist = h5::group_create_plist();
+  h5::Id group(H5Gcreate2(points, s.id.c_str(), H5P_DEFAULT, plist.get(), H5P_DEFAULT),
+               H5Gclose, "create group for point '" + s.id + "'");
+  h5::write_string_attribute(group.get(), "status", s.status);
+  h5::write_string_attribute(group.get(), "error", s.error);
+  for (const auto& [name, value] : s.parameters) {
+    h5::write_string_attribute(group.get(), name.c_str(), value);
+  }
+  summary.write(group.get(), {&s});
+  write_rows(group.get(), "tasks", task_fields(), point.tasks);
+  write_rows(group.get(), "units", unit_fields(), point.units);
+  write_rows(group.get(), "energy_breakdown", energy_fields(), point.energy);
+  write_rows(group.get(), "memory_profile", memory_fields(), point.memory_profile);
+  group.close();
+}
+
+void write_file(const std::string& path, const ResultsFile& file, const std::string& created) {
+  const SummaryTable summary(check_and_collect_parameters(file));
+  h5::Id fcpl = h5::file_create_plist();
+  h5::Id out(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT), H5Fclose,
+             "create '" + path + "'");
+  {
+    const hid_t root = out.get();
+    h5::write_int_attribute(root, "format_version", kResultsFormatVersion);
+    h5::write_string_attribute(root, "tool_version", file.tool_version);
+    h5::write_string_attribute(root, "scenario", file.scenario_text);
+    h5::write_string_attribute(root, "created", created);
+    std::vector<const PointSummary*> rows;
+    for (const PointResult& point : file.points) rows.push_back(&point.summary);
+    summary.write(root, rows);
+    h5::Id plist = h5::group_create_plist();
+    h5::Id points(H5Gcreate2(root, "points", H5P_DEFAULT, plist.get(), H5P_DEFAULT), H5Gclose,
+                  "create group 'points'");
+    for (const PointResult& point : file.points) write_point(points.get(), point, summary);
+    points.close();
+  }
+  // Every object is closed, so this close really flushes and reports write errors.
+  out.close();
+}
+
+// Data first, then the name: after a crash either the old file or the whole new one remains.
+void sync_path(const std::string& path, bool directory) {
+  const int fd = ::open(path.c_str(), directory ? (O_RDONLY | O_DIRECTORY) : O_RDONLY);
+  if (fd < 0) {
+    if (directory) return;  // best effort: some file systems refuse to open directories
+    throw Error("cannot open '" + path + "' to sync it: " + std::strerror(errno));
+  }
+  const int status = ::fsync(fd);
+  const int saved = errno;
+  ::close(fd);
+  if (status != 0 && !directory) {
+    throw Error("cannot sync '" + path + "': " + std::strerror(saved));
+  }
+}
+
+PointResult read_point(hid_t points, const std::string& id) {
+  const htri_t exists = H5Lexists(points, id.c_str(), H5P_DEFAULT);
+  if (exists <= 0) throw Error("missing group '/points/" + id + "'");
+  h5::Id group(H5Gopen2(points, id.c_str(), H5P_DEFAULT), H5Gclose, "open group");
+  PointResult point;
+  std::vector<PointSummary> summary = read_rows(group.get(), "summary", summary_fields());
+  if (summary.size() != 1) throw Error("dataset 'summary' does not have exactly one row");
+  point.summary = std::move(summary.front());
+  for (auto& attribute : h5::read_string_attributes(group.get())) {
+    if (!is_reserved_attribute(attribute.first)) {
+      point.summary.parameters.push_back(std::move(attribute));
+    }
+  }
+  point.tasks = read_rows(group.get(), "tasks", task_fields());
+  point.units = read_rows(group.get(), "units", unit_fields());
+  point.energy = read_rows(group.get(), "energy_breakdown", energy_fields());
+  point.memory_profile = read_rows(group.get(), "memory_profile", memory_fields());
+  return point;
+}
+
+ResultsFile read_file(const std::string& path) {
+  h5::Id in(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open the file");
+  const hid_t root = in.get();
+  if (H5Aexists(root, "format_version") <= 0) {
+    throw Error("not a LightCode results file (no 'format_version' attribute)");
+  }
+  const int64_t version = h5::read_int_attribute(root, "format_version");
+  if (version < 1 || version > kResultsFormatVersion) {
+    throw Error("format_version " + std::to_string(version) + " is not supported (this build " +
+                "reads 1 to " + std::to_string(kResultsFormatVersion) + ")");
+  }
+  ResultsFile file;
+  file.tool_version = h5::read_string_attribute(root, "tool_version");
+  file.scenario_text = h5::read_string_attribute(root, "scenario");
+  // /summary fixes the order; each point's group is the record of it.
+  struct IdRow {
+    std::string id;
+  };
+  const Fields<IdRow> id_field = {{"id", &IdRow::id}};
+  const std::vector<IdRow> ids = read_rows(root, "summary", id_field);
+  h5::Id points(H5Gopen2(root, "points", H5P_DEFAULT), H5Gclose, "open group 'points'");
+  for (const IdRow& row : ids) {
+    try {
+      file.points.push_back(read_point(points.get(), row.id));
+    } catch (const Error& e) {
+      throw Error("point '" + row.id + "': " + e.what());
+    }
+  }
+  return file;
+}
+
+}  // namespace
+
+std::string creation_time() {
+  std::time_t seconds = std::time(nullptr);
+  if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH"); epoch && *epoch) {
+    char* end = nullptr;
+    errno = 0;
+    const long long value = std::strtoll(epoch, &end, 10);
+    if (errno != 0 || *end != '\0' || value < 0) {
+      throw Error(std::string("SOURCE_DATE_EPOCH='") + epoch +
+                  "' is not a non-negative integer number of seconds");
+    }
+    seconds = static_cast<std::time_t>(value);
+  }
+  std::tm utc{};
+  if (!gmtime_r(&seconds, &utc)) throw Error("cannot convert the creation time to UTC");
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+void write_results(const std::string& path, const ResultsFile& file) {
+  const std::string prefix = "cannot write results file '" + path + "': ";
+  namespace fs = std::filesystem;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) {
+    std::error_code ec;
+    fs::create_directories(parent, ec);
+    if (ec) throw Error(prefix + "cannot create directory '" + parent.string() + "': " + ec.message());
+  }
+  const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
+  try {
+    const std::string created = creation_time();
+    const h5::QuietErrors quiet;
+    write_file(temporary, file, created);
+    sync_path(temporary, false);
+    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+      throw Error("cannot rename '" + temporary + "' to it: " + std::strerror(errno));
+    }
+  } catch (const std::exception& e) {
+    std::remove(temporary.c_str());
+    throw Error(prefix + e.what());
+  }
+  sync_path(parent.empty() ? "." : parent.string(), true);
+}
+
+ResultsFile read_results(const std::string& path) {
+  try {
+    const h5::QuietErrors quiet;
+    return read_file(path);
+  } catch (const std::exception& e) {
+    throw Error("cannot read results file '" + path + "': " + e.what());
+  }
+}
+
+}  // namespace lightcode::results

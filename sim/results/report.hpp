@@ -1,0 +1,87 @@
+#pragma once
+// What one simulation point produced, as plain data: the headline summary (the seed table's
+// columns and more), the schedule (one row per task), per-unit statistics, the energy
+// breakdown and the memory profile. Writers (HDF5, console, trace, listing) read only this.
+// Units: time in integer picoseconds (and seconds where a column says _s), energy in pJ.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace lightcode::results {
+
+struct TaskRecord {
+  int64_t id = 0;            // task id after expansion (dense, in schedule order of creation)
+  std::string name;          // stable, readable: "<node name>" or "<node name>/mm3"
+  std::string op;            // kind name: dense, matmul, matrix_matrix, split_sram, ...
+  std::string hardware;      // unit type name in the system: cpu, gpu, phu, hbm, sram, start
+  int32_t unit = 0;          // core / instance index within the unit type
+  int64_t node = -1;         // ir node it came from (-1 for start nodes)
+  int32_t subgraph = -1;
+  int64_t start_ps = 0;
+  int64_t end_ps = 0;
+  double energy_pj = 0.0;    // the task's own energy (not its input transfers)
+  std::string inputs;        // producer task ids, comma-separated
+  std::string outputs;       // shapes of its outputs, e.g. "[1, 150, 768]"
+};
+
+struct UnitRecord {
+  std::string name;          // "cpu", "phu", ...
+  int32_t index = 0;         // instance
+  int64_t busy_ps = 0;
+  double utilisation = 0.0;  // busy / makespan
+  double energy_pj = 0.0;    // compute energy of tasks that ran on it
+  int64_t tasks = 0;
+};
+
+struct EnergyRow {
+  std::string hardware;      // unit type, or "link" for data movement
+  std::string category;      // compute | data_movement | memory | conversion | static
+  double energy_pj = 0.0;
+};
+
+struct MemorySample {
+  int64_t time_ps = 0;
+  int64_t sram_bytes = 0;
+  int64_t hbm_bytes = 0;
+};
+
+struct PointSummary {
+  std::string id;            // "p0000" ...
+  std::string status = "ok"; // ok | failed
+  std::string error;         // failure message when status == failed
+  std::vector<std::pair<std::string, std::string>> parameters;  // sweep axes and values
+  std::string model;         // model name or graph path
+  std::string stage;         // prefill | decode
+  int64_t sequence_length = 0;
+  std::string system;        // the system's name, e.g. "CPU/PHU"
+  std::string objective;
+  std::string profile;
+  std::string fidelity;      // analytical | event
+  int64_t makespan_ps = 0;
+  double makespan_s = 0.0;
+  double energy_pj = 0.0;
+  int64_t nodes = 0;         // after expansion
+  int64_t photonic_selected = 0;
+  int64_t photonic_possible = 0;
+  int64_t subgraphs = 0;
+  int64_t subgraphs_solved = 0;
+  int64_t subgraphs_reused = 0;
+};
+
+struct PointResult {
+  PointSummary summary;
+  std::vector<TaskRecord> tasks;
+  std::vector<UnitRecord> units;
+  std::vector<EnergyRow> energy;
+  std::vector<MemorySample> memory_profile;
+};
+
+// One results file: a scenario's points.
+struct ResultsFile {
+  std::string tool_version;   // "lightcode 0.1.0"
+  std::string scenario_text;  // the scenario YAML as given
+  std::vector<PointResult> points;
+};
+
+}  // namespace lightcode::results

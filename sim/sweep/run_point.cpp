@@ -1,0 +1,135 @@
+#include "sim/sweep/run_point.hpp"
+
+#include <map>
+
+#include "frontend/load_model.hpp"
+#include "hw_models/system.hpp"
+#include "sim/core/error.hpp"
+#include "sim/opt/partition.hpp"
+#include "sim/opt/placement.hpp"
+#include "sim/opt/stacked_graph.hpp"
+#include "sim/sched/lightcode_scheduler.hpp"
+#include "sim/sched/list_scheduler.hpp"
+
+namespace lightcode::sweep {
+namespace {
+
+opt::Objective parse_objective(const std::string& s) {
+  if (s == "energy") return opt::Objective::energy;
+  if (s == "edp") return opt::Objective::edp;
+  if (s == "time") return opt::Objective::time;
+  throw Error("unknown objective '" + s + "' (expected time, energy or edp)");
+}
+
+std::string shapes_text(const std::vector<ir::TensorType>& ts) {
+  std::string s;
+  for (const auto& t : ts) s += (s.empty() ? "" : " ") + t.shape.str();
+  return s;
+}
+
+bool is_memory_unit(const hw::UnitInfo& u) { return u.family == "memory" || u.family == "start"; }
+
+}  // namespace
+
+void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
+                 const hw::System& system, results::PointResult& out) {
+  const auto& tasks = graph.tasks;
+  results::PointSummary& sum = out.summary;
+  sum.makespan_ps = schedule.makespan_ps;
+  sum.makespan_s = Time::ps(schedule.makespan_ps).seconds();
+  sum.energy_pj = 0.0;
+  sum.nodes = 0;
+
+  // Energy: each task's own, and each input transfer's, by unit type and category.
+  std::map<std::pair<std::string, std::string>, double> rows;
+  std::map<std::pair<hw::UnitType, int32_t>, results::UnitRecord> units;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    const opt::Task& t = tasks[i];
+    const hw::UnitInfo& u = system.unit(t.unit);
+    if (t.kind != ir::OpKind::start) ++sum.nodes;
+    const double e = t.cost.energy.picojoules();
+    sum.energy_pj += e;
+    rows[{u.name, is_memory_unit(u) ? "memory" : "compute"}] += e;
+    for (const opt::TaskInput& in : t.inputs) {
+      const double te = in.transfer.energy.picojoules();
+      if (te == 0.0) continue;
+      sum.energy_pj += te;
+      rows[{system.unit(tasks[static_cast<size_t>(in.producer)].unit).name + "->" + u.name, "data_movement"}] += te;
+    }
+    const sched::Slot& slot = schedule.slots[i];
+    results::UnitRecord& rec = units[{t.unit, slot.instance}];
+    rec.name = u.name;
+    rec.index = slot.instance;
+    rec.busy_ps += slot.end_ps - slot.start_ps;
+    rec.energy_pj += e;
+    ++rec.tasks;
+
+    results::TaskRecord r;
+    r.id = static_cast<int64_t>(i);
+    r.name = t.name;
+    r.op = t.kind_name;
+    r.hardware = u.name;
+    r.unit = slot.instance;
+    r.node = t.node;
+    r.subgraph = t.subgraph;
+    r.start_ps = slot.start_ps;
+    r.end_ps = slot.end_ps;
+    r.energy_pj = e;
+    for (const opt::TaskInput& in : t.inputs) r.inputs += (r.inputs.empty() ? "" : ",") + std::to_string(in.producer);
+    r.outputs = shapes_text(t.outputs);
+    out.tasks.push_back(std::move(r));
+  }
+  for (auto& [key, rec] : units) {
+    rec.utilisation = schedule.makespan_ps > 0 ? static_cast<double>(rec.busy_ps) / static_cast<double>(schedule.makespan_ps) : 0.0;
+    out.units.push_back(rec);
+  }
+  for (const auto& [key, e] : rows) out.energy.push_back(results::EnergyRow{key.first, key.second, e});
+}
+
+PointRun run_point(const PointSpec& point) {
+  const auto profile = parse_profile(point.profile);
+  if (!profile) throw Error("unknown profile '" + point.profile + "' (expected default or lightcode)");
+  const opt::Objective objective = parse_objective(point.objective);
+  frontend::ModelRequest req;
+  req.model = point.model;
+  req.stage = point.stage == "decode" ? frontend::Stage::decode : frontend::Stage::prefill;
+  req.length = point.sequence_length;
+  req.traced_length = point.traced_length;
+  req.input_rule = *profile == Profile::lightcode ? ir::InputTypeRule::entry0 : ir::InputTypeRule::own_entry;
+  const ir::Graph graph = frontend::load_model(req);
+  const hw::System system = hw::System::load(point.system, *profile);
+
+  const opt::StackedGraph stacks(graph, system);
+  const opt::Partition part = opt::partition(graph);
+  const opt::Placement placement = opt::place(stacks, part, objective);
+  PointRun run;
+  run.tasks = opt::expand(stacks, part, placement);
+  const std::vector<int> instances = sched::unit_instances(system);
+  run.schedule = *profile == Profile::lightcode ? sched::lightcode_schedule(run.tasks, instances)
+                                                : sched::list_schedule(run.tasks, instances);
+
+  results::PointSummary& sum = run.result.summary;
+  sum.id = point.id;
+  sum.parameters = point.parameters;
+  sum.model = point.model;
+  sum.stage = point.stage;
+  sum.sequence_length = point.sequence_length;
+  sum.system = system.name();
+  sum.objective = point.objective;
+  sum.profile = std::string(profile_name(*profile));
+  sum.fidelity = "analytical";
+  sum.subgraphs = part.count;
+  sum.subgraphs_solved = placement.solved;
+  sum.subgraphs_reused = placement.reused;
+  for (size_t i = 0; i < graph.size(); ++i) {
+    const auto id = static_cast<ir::NodeId>(i);
+    if (!stacks.photonic_possible(id)) continue;
+    ++sum.photonic_possible;
+    const opt::Candidate& c = stacks.candidate(id, placement.choice[i]);
+    if (system.unit(c.unit).family == "phu") ++sum.photonic_selected;
+  }
+  fill_report(run.tasks, run.schedule, system, run.result);
+  return run;
+}
+
+}  // namespace lightcode::sweep

@@ -1,0 +1,55 @@
+#pragma once
+// A scenario (scenarios/*.yaml): what to simulate and where to write it.
+//   name: seed_table
+//   model: gpt2                      built-in name, or a TVM graph JSON path (relative to the
+//                                    scenario file); `traced_length: 5` overrides detection
+//   stage: prefill                   prefill | decode
+//   sequence_length: 150             prefill tokens, or the KV-cache length for decode
+//   system: ../configs/systems/cpu.yaml
+//   objective: time                  time | energy | edp
+//   profile: lightcode               lightcode | default
+//   fidelity: analytical             analytical | event
+//   output: ../results/seed_table.h5
+//   sweep:                           optional: axes over the keys above; points are the
+//     system: [a.yaml, b.yaml]       cartesian product, first axis outermost
+//     sequence_length: [150, 1400]
+// Unknown keys, unknown values and empty axes are errors naming file, line and key.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/core/config.hpp"
+
+namespace lightcode::sweep {
+
+// One simulation point, fully resolved (paths absolute or relative to the working directory).
+struct PointSpec {
+  std::string id;  // "p0000", in point order
+  std::vector<std::pair<std::string, std::string>> parameters;  // swept axes: name -> value
+  std::string model;
+  std::optional<int64_t> traced_length;
+  std::string stage = "prefill";
+  int64_t sequence_length = 0;
+  std::string system;
+  std::string objective = "time";
+  std::string profile = "default";
+  std::string fidelity = "analytical";
+};
+
+struct Scenario {
+  std::string name;
+  std::string file;
+  std::string text;    // the YAML as read, stored in results files
+  std::string output;  // results file path ("" = results/<name>.h5)
+  std::vector<PointSpec> points;
+};
+
+Scenario load_scenario(const std::string& path);
+// Resolves `value` of scenario key `key` as the point field, validating it (tests and
+// command-line overrides use this too).
+void set_point_field(PointSpec& point, const std::string& key, const ConfigNode& value,
+                     const std::string& scenario_dir);
+
+}  // namespace lightcode::sweep

@@ -1,0 +1,68 @@
+// Optimizer budgets (issue: optimizer and run), single thread: the whole pipeline (stacked
+// graph, partition, exact selection with the subgraph cache, expansion, analytical schedule)
+// for GPT-2 prefill at 1400 tokens < 5 ms (the original Python takes about 1 s), and for
+// built-in llama-2-7b prefill at 4096 tokens < 50 ms. Memory grows linearly with the graph:
+// `peak_rss_mib` after llama-2-70b prefill at 8192 tokens. Results in docs/PERFORMANCE.md.
+#include <benchmark/benchmark.h>
+
+#include <sys/resource.h>
+
+#include "frontend/load_model.hpp"
+#include "hw_models/system.hpp"
+#include "sim/opt/expand.hpp"
+#include "sim/opt/partition.hpp"
+#include "sim/opt/placement.hpp"
+#include "sim/opt/stacked_graph.hpp"
+#include "sim/sched/lightcode_scheduler.hpp"
+#include "sim/sched/list_scheduler.hpp"
+
+using namespace lightcode;
+
+namespace {
+
+ir::Graph builtin(const char* model, int64_t length) {
+  frontend::ModelRequest r;
+  r.model = model;
+  r.length = length;
+  return frontend::load_model(r);
+}
+
+void pipeline(benchmark::State& state, const char* model, const char* system, Profile profile) {
+  const ir::Graph g = builtin(model, state.range(0));
+  const hw::System sys = hw::System::load(std::string(LIGHTCODE_BENCH_CONFIGS) + "/systems/" + system, profile);
+  const std::vector<int> instances = sched::unit_instances(sys);
+  size_t tasks = 0;
+  int64_t makespan = 0;
+  for (auto _ : state) {
+    const opt::StackedGraph stacks(g, sys);
+    const opt::Partition part = opt::partition(g);
+    const opt::Placement placement = opt::place(stacks, part, opt::Objective::time);
+    const opt::TaskGraph tg = opt::expand(stacks, part, placement);
+    const sched::Schedule s = profile == Profile::lightcode ? sched::lightcode_schedule(tg, instances)
+                                                            : sched::list_schedule(tg, instances);
+    tasks = tg.tasks.size();
+    makespan = s.makespan_ps;
+    benchmark::DoNotOptimize(makespan);
+  }
+  state.counters["nodes"] = static_cast<double>(g.size());
+  state.counters["tasks"] = static_cast<double>(tasks);
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  state.counters["peak_rss_mib"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(pipeline, gpt2_cpu_phu_lightcode, "gpt2", "cpu_phu.yaml", Profile::lightcode)
+    ->Arg(1400)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(pipeline, gpt2_cpu_phu_default, "gpt2", "cpu_phu.yaml", Profile::standard)
+    ->Arg(1400)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(pipeline, llama_2_7b_gpu_phu_default, "llama-2-7b", "gpu_phu.yaml", Profile::standard)
+    ->Arg(4096)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(pipeline, llama_2_7b_cpu_phu_lightcode, "llama-2-7b", "cpu_phu.yaml", Profile::lightcode)
+    ->Arg(4096)->Unit(benchmark::kMillisecond);
+// Last, so that its peak RSS is the process's: the largest graph shipped.
+BENCHMARK_CAPTURE(pipeline, llama_2_70b_gpu_phu_default, "llama-2-70b", "gpu_phu.yaml", Profile::standard)
+    ->Arg(8192)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+BENCHMARK_MAIN();

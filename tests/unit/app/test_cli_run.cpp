@@ -1,0 +1,135 @@
+// `lightcode run` end to end: the seed table from the shipped scenario, the same figures from
+// the TVM graph, the HDF5 file read back by Debian's h5py, and clear errors for bad scenarios.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "tests/support/run.hpp"
+
+using lightcode::test::run_lightcode;
+using lightcode::test::source_dir;
+
+namespace {
+
+std::string temp(const std::string& stem) {
+  return "/tmp/lightcode_test_" + stem + "_" + std::to_string(::getpid());
+}
+
+// A scenario file in /tmp; "SYSTEMS/" in the body stands for the shipped configs/systems.
+std::string write_scenario(const std::string& stem, std::string body) {
+  const std::string dir = source_dir() + "/configs/systems/";
+  for (size_t at; (at = body.find("SYSTEMS/")) != std::string::npos;) body.replace(at, 8, dir);
+  const std::string path = temp(stem) + ".yaml";
+  std::ofstream(path) << body;
+  return path;
+}
+
+std::string table_rows(const std::string& out) {
+  // The console table without the trailing "results:" line.
+  return out.substr(0, out.find("results:"));
+}
+
+}  // namespace
+
+TEST_CASE("run the shipped seed table: the published CPU and CPU/PHU rows") {
+  const std::string h5 = temp("seed") + ".h5";
+  const auto r = run_lightcode("run " + source_dir() + "/scenarios/seed_table.yaml --out " + h5);
+  REQUIRE(r.exit_code == 0);
+  for (const char* row : {"30.66707", "2.98404", "1.93061", "0.13016", "161644179672.6", "50184590920.6",
+                          "134854955336.6", "46733526484.6"}) {
+    CAPTURE(row);
+    CHECK(r.out.find(row) != std::string::npos);
+  }
+  CHECK(r.out.find("posiable_photonic") != std::string::npos);
+
+  // Debian's h5py reads /summary with the console's figures.
+  const std::string script = temp("read") + ".py";
+  std::ofstream(script) << "import h5py, sys\n"
+                           "f = h5py.File(sys.argv[1], 'r')\n"
+                           "s = f['summary'][:]\n"
+                           "for row in s:\n"
+                           "    print(row['system'].decode(), row['sequence_length'], '%.5f' % row['makespan_s'],\n"
+                           "          row['nodes'], '%.1f' % row['energy_pj'], row['photonic_selected'], row['photonic_possible'])\n";
+  const std::string cmd = "/usr/bin/python3 " + script + " " + h5;
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string py;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, pipe)) py += buf;
+  const int status = ::pclose(pipe);
+  if (status != 0) {
+    MESSAGE("skipped h5py check: /usr/bin/python3 with h5py not available");
+  } else {
+    CHECK(py.find("CPU 1400 30.66707 1108 161644179672.6 0 0") != std::string::npos);
+    CHECK(py.find("CPU/PHU 150 0.13016 1518 46733526484.6 73 73") != std::string::npos);
+    CHECK(py.find("GPU/PHU 1400") != std::string::npos);
+  }
+  std::remove(script.c_str());
+  std::remove(h5.c_str());
+}
+
+TEST_CASE("the seed table from the TVM GPT-2 graph (model overridden on the command line) is the same") {
+  const std::string graph = lightcode::test::tvm_graph("gpt2_prefill_seq5_graph.json");
+  if (!lightcode::test::have_external(graph)) return;
+  const std::string a = temp("builtin") + ".h5", b = temp("tvm") + ".h5";
+  const auto builtin = run_lightcode("run " + source_dir() + "/scenarios/seed_table.yaml --out " + a);
+  const auto tvm = run_lightcode("run " + source_dir() + "/scenarios/seed_table.yaml --model " + graph + " --out " + b);
+  REQUIRE(builtin.exit_code == 0);
+  REQUIRE(tvm.exit_code == 0);
+  CHECK(table_rows(tvm.out) == table_rows(builtin.out));
+  std::remove(a.c_str());
+  std::remove(b.c_str());
+}
+
+TEST_CASE("--listing writes one line per task with start time, hardware, core, op, inputs, outputs") {
+  const std::string path = write_scenario("one", "model: gpt2\nsequence_length: 20\nsystem: SYSTEMS/cpu_phu.yaml\n"
+                                                 "profile: lightcode\n");
+  const std::string lst = temp("listing") + ".txt", h5 = temp("one") + ".h5";
+  const auto r = run_lightcode("run " + path + " --out " + h5 + " --listing " + lst);
+  REQUIRE(r.exit_code == 0);
+  std::ifstream in(lst);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  CHECK(text.find("hardware") != std::string::npos);
+  CHECK(text.find("matrix_matrix") != std::string::npos);
+  CHECK(text.find("phu") != std::string::npos);
+  std::remove(lst.c_str());
+  std::remove(h5.c_str());
+  std::remove(path.c_str());
+}
+
+TEST_CASE("a scenario naming a missing file is a clear error") {
+  const std::string path = write_scenario("missing", "model: gpt2\nsequence_length: 20\nsystem: SYSTEMS/nope.yaml\n");
+  const auto r = run_lightcode("run " + path);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find(":3:") != std::string::npos);
+  CHECK(r.err.find("nope.yaml' does not exist") != std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("an unknown objective is a clear error") {
+  const std::string path = write_scenario("objective", "model: gpt2\nsequence_length: 20\nsystem: SYSTEMS/cpu.yaml\n"
+                                                       "objective: speed\n");
+  const auto r = run_lightcode("run " + path);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("objective: 'speed' is not one of: time, energy, edp") != std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("a zero sequence length is a clear error") {
+  const std::string path = write_scenario("zero", "model: gpt2\nsequence_length: 0\nsystem: SYSTEMS/cpu.yaml\n");
+  const auto r = run_lightcode("run " + path);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find(":2:") != std::string::npos);
+  CHECK(r.err.find("sequence length must be a positive integer, got 0") != std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("a missing scenario file is a clear error") {
+  const auto r = run_lightcode("run /nonexistent/scenario.yaml");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("/nonexistent/scenario.yaml: cannot open scenario file") != std::string::npos);
+}

@@ -1,0 +1,150 @@
+// The optimizer pipeline on real graphs: subgraph cache, determinism, expansion, schedulers,
+// and errors for systems that cannot run a graph.
+#include <doctest/doctest.h>
+
+#include "frontend/load_model.hpp"
+#include "hw_models/system.hpp"
+#include "sim/opt/expand.hpp"
+#include "sim/opt/partition.hpp"
+#include "sim/opt/placement.hpp"
+#include "sim/opt/stacked_graph.hpp"
+#include "sim/sched/list_scheduler.hpp"
+#include "tests/support/nodes.hpp"
+#include "tests/support/paths.hpp"
+
+using namespace lightcode;
+
+namespace {
+
+std::string system_path(const std::string& name) { return test::source_dir() + "/configs/systems/" + name + ".yaml"; }
+
+ir::Graph gpt2(int64_t seq) {
+  frontend::ModelRequest r;
+  r.model = "gpt2";
+  r.length = seq;
+  return frontend::load_model(r);
+}
+
+}  // namespace
+
+TEST_CASE("identical subgraphs are solved once, and a cache hit places exactly as a fresh solve") {
+  const ir::Graph g = gpt2(150);
+  for (Profile profile : {Profile::lightcode, Profile::standard}) {
+    for (opt::Objective objective : {opt::Objective::time, opt::Objective::energy, opt::Objective::edp}) {
+      CAPTURE(profile_name(profile));
+      CAPTURE(opt::objective_name(objective));
+      const hw::System sys = hw::System::load(system_path("cpu_phu"), profile);
+      const opt::StackedGraph stacks(g, sys);
+      const opt::Partition part = opt::partition(g);
+      const opt::Placement cached = opt::place(stacks, part, objective, true);
+      const opt::Placement fresh = opt::place(stacks, part, objective, false);
+      CHECK(cached.choice == fresh.choice);
+      CHECK(cached.solved + cached.reused == part.count);
+      CHECK(fresh.solved == part.count);
+      // Twelve layers: most subgraphs repeat one already solved.
+      CHECK(cached.reused > cached.solved);
+    }
+  }
+}
+
+TEST_CASE("GPT-2 partition: articulation cuts, 36 residual and cache-output edges cross them") {
+  const ir::Graph g = gpt2(5);
+  const opt::Partition part = opt::partition(g);
+  CHECK(part.count > 100);
+  int crossing = 0;
+  for (uint8_t c : part.crossing) crossing += c;
+  CHECK(crossing == 36);  // 2 residuals per layer, and each layer's present-key transpose input
+  // Every subgraph is self-contained: its nodes' producers are in it or earlier.
+  for (size_t i = 0; i < g.size(); ++i) {
+    for (const ir::Input& in : g.nodes()[i].inputs) {
+      CHECK(part.subgraph_of[static_cast<size_t>(in.node)] <= part.subgraph_of[i]);
+    }
+  }
+}
+
+TEST_CASE("placement and the whole expansion are deterministic") {
+  const ir::Graph g = gpt2(64);
+  const hw::System sys = hw::System::load(system_path("gpu_phu"), Profile::standard);
+  const opt::StackedGraph stacks(g, sys);
+  const opt::Partition part = opt::partition(g);
+  const opt::Placement a = opt::place(stacks, part, opt::Objective::energy);
+  const opt::TaskGraph ta = opt::expand(stacks, part, a);
+  for (int i = 0; i < 3; ++i) {
+    const opt::Placement b = opt::place(stacks, part, opt::Objective::energy);
+    CHECK(b.choice == a.choice);
+    const opt::TaskGraph tb = opt::expand(stacks, part, b);
+    REQUIRE(tb.tasks.size() == ta.tasks.size());
+    for (size_t k = 0; k < ta.tasks.size(); ++k) CHECK(tb.tasks[k].name == ta.tasks[k].name);
+  }
+}
+
+TEST_CASE("photonic expansion: split, one 2-D product per batch element, merge, readable ids") {
+  const ir::Graph g = gpt2(150);
+  const hw::System sys = hw::System::load(system_path("cpu_phu"), Profile::lightcode);
+  const opt::StackedGraph stacks(g, sys);
+  const opt::Partition part = opt::partition(g);
+  const opt::TaskGraph tasks = opt::expand(stacks, part, opt::place(stacks, part, opt::Objective::time));
+  int splits = 0, merges = 0, products = 0;
+  for (const opt::Task& t : tasks.tasks) {
+    splits += t.kind == ir::OpKind::sram_split;
+    merges += t.kind == ir::OpKind::sram_merge;
+    products += t.kind == ir::OpKind::matrix_matrix;
+  }
+  CHECK(splits == 73);
+  CHECK(merges == 73);
+  CHECK(products == 49 + 24 * 12);  // dense: one product; batch matmul: one per head
+  // The first layer's QK^T: 12 heads, named after the node.
+  const std::string qk = g.node(50).name;
+  int heads = 0;
+  for (const opt::Task& t : tasks.tasks) {
+    if (t.name.rfind(qk + "/mm", 0) == 0) {
+      ++heads;
+      CHECK(t.outputs[0].shape == ir::Shape{150, 150});
+    }
+  }
+  CHECK(heads == 12);
+}
+
+TEST_CASE("default list schedule: every parent's transfer counts, no barriers") {
+  // a -> c, b -> c on two CPU cores: c waits for the later of a and b plus its transfer.
+  opt::TaskGraph tg;
+  auto task = [](std::string name, int64_t ps) {
+    opt::Task t;
+    t.name = std::move(name);
+    t.unit = 0;
+    t.cost.time = Time::ps(ps);
+    return t;
+  };
+  tg.tasks.push_back(task("a", 100));
+  tg.tasks.push_back(task("b", 300));
+  opt::Task c = task("c", 50);
+  hw::Cost ta, tb;
+  ta.time = Time::ps(500);  // a's data arrives late
+  tb.time = Time::ps(10);
+  c.inputs = {{0, ta}, {1, tb}};
+  tg.tasks.push_back(c);
+  const sched::Schedule s = sched::list_schedule(tg, {2});
+  CHECK(s.slots[0].start_ps == 0);
+  CHECK(s.slots[1].start_ps == 0);  // the second core: no barrier between independent tasks
+  CHECK(s.slots[1].instance == 1);
+  CHECK(s.slots[2].start_ps == 600);  // max(100 + 500, 300 + 10)
+  CHECK(s.makespan_ps == 650);
+}
+
+TEST_CASE("a system with no unit able to run some op names the op and the system") {
+  const ir::Graph g = gpt2(8);
+  const auto cfg = ConfigNode::parse(
+      "name: PHU only\nunits:\n  phu: {from: ../hardware/phu_lightcode.yaml}\nmemory:\n"
+      "  hbm: {from: ../hardware/hbm_lightcode.yaml}\n  sram: {from: ../hardware/sram_lightcode.yaml}\n",
+      "phu_only.yaml", test::source_dir() + "/configs/systems");
+  const hw::System sys = hw::System::from_config(cfg, Profile::lightcode);
+  try {
+    const opt::StackedGraph stacks(g, sys);
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    CHECK(msg.find("node 14") != std::string::npos);
+    CHECK(msg.find("(nop)") != std::string::npos);
+    CHECK(msg.find("system 'PHU only'") != std::string::npos);
+  }
+}

@@ -1,0 +1,430 @@
+// Results writers and reader: HDF5 round trip, reproducible bytes, atomic replacement, what
+// h5py sees, the seed table and the instruction listing.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+
+#include "sim/core/error.hpp"
+#include "sim/results/console_table.hpp"
+#include "sim/results/hdf5_file.hpp"
+#include "sim/results/listing.hpp"
+
+using namespace lightcode;
+using namespace lightcode::results;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh directory per test case, removed afterwards.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    static int counter = 0;
+    path = fs::temp_directory_path() /
+           ("lc_results_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(path, ec);
+  }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+struct EpochGuard {
+  explicit EpochGuard(const char* value) { ::setenv("SOURCE_DATE_EPOCH", value, 1); }
+  ~EpochGuard() { ::unsetenv("SOURCE_DATE_EPOCH"); }
+};
+
+TaskRecord task(int64_t id, int64_t start_ps, const std::string& hardware, int32_t unit) {
+  TaskRecord t;
+  t.id = id;
+  t.name = "node" + std::to_string(id) + (id % 3 == 0 ? "/mm" + std::to_string(id) : "");
+  t.op = id % 2 ? "dense" : "matrix_matrix";
+  t.hardware = hardware;
+  t.unit = unit;
+  t.node = id == 0 ? -1 : id * 7;
+  t.subgraph = static_cast<int32_t>(id % 4) - 1;
+  t.start_ps = start_ps;
+  t.end_ps = start_ps + 1000 * (id + 1);
+  t.energy_pj = 0.1 * static_cast<double>(id) + 1e-300;
+  t.inputs = id == 0 ? "" : std::to_string(id - 1) + "," + std::to_string(id / 2);
+  t.outputs = "[1, 150, 768]";
+  return t;
+}
+
+PointResult point(const std::string& id, const std::string& system, int64_t sequence) {
+  PointResult p;
+  PointSummary& s = p.summary;
+  s.id = id;
+  s.parameters = {{"system", system}, {"sequence_length", std::to_string(sequence)}};
+  s.model = "gpt2";
+  s.stage = "prefill";
+  s.sequence_length = sequence;
+  s.system = system;
+  s.objective = "time";
+  s.profile = "lightcode";
+  s.fidelity = "event";
+  s.makespan_ps = 130160000000 + sequence;
+  s.makespan_s = static_cast<double>(s.makespan_ps) * 1e-12;
+  s.energy_pj = 46733526484.6;
+  s.nodes = 1518;
+  s.photonic_selected = 73;
+  s.photonic_possible = 73;
+  s.subgraphs = 25;
+  s.subgraphs_solved = 3;
+  s.subgraphs_reused = 22;
+  for (int64_t i = 0; i < 9; ++i) {
+    p.tasks.push_back(task(i, (i * 37) % 5 * 1000, i % 2 ? "phu" : "cpu", static_cast<int32_t>(i % 3)));
+  }
+  p.units = {{"cpu", 0, 123456789, 0.25, 1.5e9, 4}, {"phu", 1, 42, 0.75, 2.5, 5}};
+  p.energy = {{"cpu", "compute", 1.25e10},
+              {"link", "data_movement", 3.5},
+              {"phu", "conversion", 7.0},
+              {"phu", "compute", 8.0}};
+  p.memory_profile = {{0, 0, 0}, {1000, 4096, 1LL << 40}, {2000, 12, -1}};
+  return p;
+}
+
+ResultsFile sample_file() {
+  ResultsFile f;
+  f.tool_version = "lightcode 0.1.0";
+  f.scenario_text = "name: gpt2-prefill\nmodel: gpt2  # µ-benchmark, Ω\nsweep: {}\n";
+  f.points.push_back(point("p0000", "CPU", 1400));
+  f.points.push_back(point("p0001", "CPU/PHU", 150));
+  PointResult failed;  // no tasks, units, energy or memory: empty datasets
+  failed.summary.id = "p0002";
+  failed.summary.status = "failed";
+  failed.summary.error = "no hardware in system 'GPU/PHU' supports op 'softmax_7'";
+  failed.summary.parameters = {{"system", "GPU/PHU"}, {"extra axis", "é"}};
+  failed.summary.system = "GPU/PHU";
+  failed.summary.sequence_length = 150;
+  f.points.push_back(failed);
+  return f;
+}
+
+void check_same(const PointResult& a, const PointResult& b) {
+  const PointSummary& x = a.summary;
+  const PointSummary& y = b.summary;
+  CHECK(x.id == y.id);
+  CHECK(x.status == y.status);
+  CHECK(x.error == y.error);
+  CHECK(x.parameters == y.parameters);
+  CHECK(x.model == y.model);
+  CHECK(x.stage == y.stage);
+  CHECK(x.sequence_length == y.sequence_length);
+  CHECK(x.system == y.system);
+  CHECK(x.objective == y.objective);
+  CHECK(x.profile == y.profile);
+  CHECK(x.fidelity == y.fidelity);
+  CHECK(x.makespan_ps == y.makespan_ps);
+  CHECK(x.makespan_s == y.makespan_s);
+  CHECK(x.energy_pj == y.energy_pj);
+  CHECK(x.nodes == y.nodes);
+  CHECK(x.photonic_selected == y.photonic_selected);
+  CHECK(x.photonic_possible == y.photonic_possible);
+  CHECK(x.subgraphs == y.subgraphs);
+  CHECK(x.subgraphs_solved == y.subgraphs_solved);
+  CHECK(x.subgraphs_reused == y.subgraphs_reused);
+  REQUIRE(a.tasks.size() == b.tasks.size());
+  for (size_t i = 0; i < a.tasks.size(); ++i) {
+    const TaskRecord& s = a.tasks[i];
+    const TaskRecord& t = b.tasks[i];
+    CHECK(s.id == t.id);
+    CHECK(s.name == t.name);
+    CHECK(s.op == t.op);
+    CHECK(s.hardware == t.hardware);
+    CHECK(s.unit == t.unit);
+    CHECK(s.node == t.node);
+    CHECK(s.subgraph == t.subgraph);
+    CHECK(s.start_ps == t.start_ps);
+    CHECK(s.end_ps == t.end_ps);
+    CHECK(s.energy_pj == t.energy_pj);
+    CHECK(s.inputs == t.inputs);
+    CHECK(s.outputs == t.outputs);
+  }
+  REQUIRE(a.units.size() == b.units.size());
+  for (size_t i = 0; i < a.units.size(); ++i) {
+    CHECK(a.units[i].name == b.units[i].name);
+    CHECK(a.units[i].index == b.units[i].index);
+    CHECK(a.units[i].busy_ps == b.units[i].busy_ps);
+    CHECK(a.units[i].utilisation == b.units[i].utilisation);
+    CHECK(a.units[i].energy_pj == b.units[i].energy_pj);
+    CHECK(a.units[i].tasks == b.units[i].tasks);
+  }
+  REQUIRE(a.energy.size() == b.energy.size());
+  for (size_t i = 0; i < a.energy.size(); ++i) {
+    CHECK(a.energy[i].hardware == b.energy[i].hardware);
+    CHECK(a.energy[i].category == b.energy[i].category);
+    CHECK(a.energy[i].energy_pj == b.energy[i].energy_pj);
+  }
+  REQUIRE(a.memory_profile.size() == b.memory_profile.size());
+  for (size_t i = 0; i < a.memory_profile.size(); ++i) {
+    CHECK(a.memory_profile[i].time_ps == b.memory_profile[i].time_ps);
+    CHECK(a.memory_profile[i].sram_bytes == b.memory_profile[i].sram_bytes);
+    CHECK(a.memory_profile[i].hbm_bytes == b.memory_profile[i].hbm_bytes);
+  }
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+bool has_temporary(const fs::path& dir) {
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().filename().string().find(".tmp-") != std::string::npos) return true;
+  }
+  return false;
+}
+
+// Runs a shell command; returns its exit status and stdout.
+std::pair<int, std::string> run(const std::string& command) {
+  std::string out;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return {-1, out};
+  std::array<char, 4096> buffer{};
+  size_t got = 0;
+  while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), got);
+  return {::pclose(pipe), out};
+}
+
+}  // namespace
+
+TEST_CASE("results file: write then read gives back every field") {
+  TempDir dir;
+  const ResultsFile written = sample_file();
+  const std::string path = dir.file("nested/deeper/run.h5");  // parent directories created
+  write_results(path, written);
+  const ResultsFile read = read_results(path);
+  CHECK(read.tool_version == written.tool_version);
+  CHECK(read.scenario_text == written.scenario_text);
+  REQUIRE(read.points.size() == written.points.size());
+  for (size_t i = 0; i < read.points.size(); ++i) check_same(written.points[i], read.points[i]);
+
+  SUBCASE("no points at all") {
+    ResultsFile empty;
+    empty.tool_version = "lightcode 0.1.0";
+    write_results(path, empty);
+    const ResultsFile back = read_results(path);
+    CHECK(back.points.empty());
+    CHECK(back.tool_version == empty.tool_version);
+    CHECK(back.scenario_text.empty());
+  }
+}
+
+TEST_CASE("results file: same input and SOURCE_DATE_EPOCH give the same bytes") {
+  TempDir dir;
+  const EpochGuard epoch("1700000000");
+  CHECK(creation_time() == "2023-11-14T22:13:20Z");
+  write_results(dir.file("a.h5"), sample_file());
+  ResultsFile other = sample_file();  // something different in between, to disturb the heap
+  other.points.pop_back();
+  write_results(dir.file("other.h5"), other);
+  write_results(dir.file("b.h5"), sample_file());
+  const std::string a = slurp(dir.file("a.h5"));
+  CHECK(!a.empty());
+  CHECK(a == slurp(dir.file("b.h5")));
+  CHECK(a != slurp(dir.file("other.h5")));
+}
+
+TEST_CASE("results file: a malformed SOURCE_DATE_EPOCH is an error") {
+  TempDir dir;
+  const EpochGuard epoch("yesterday");
+  CHECK_THROWS_WITH_AS(write_results(dir.file("x.h5"), sample_file()),
+                       doctest::Contains("SOURCE_DATE_EPOCH"), Error);
+  CHECK(!fs::exists(dir.file("x.h5")));
+  CHECK(!has_temporary(dir.path));
+}
+
+TEST_CASE("results file: writing replaces the old file atomically and leaves no temporary") {
+  TempDir dir;
+  const std::string path = dir.file("run.h5");
+  { std::ofstream(path) << "an older, unrelated file"; }
+  write_results(path, sample_file());
+  CHECK(!has_temporary(dir.path));
+  CHECK(read_results(path).points.size() == 3);
+  ResultsFile smaller = sample_file();
+  smaller.points.resize(1);
+  write_results(path, smaller);
+  CHECK(!has_temporary(dir.path));
+  CHECK(read_results(path).points.size() == 1);
+}
+
+TEST_CASE("results file: a failed write throws, names the path and keeps the previous file") {
+  TempDir dir;
+  const std::string path = dir.file("run.h5");
+  write_results(path, sample_file());
+  const std::string before = slurp(path);
+
+  SUBCASE("the parent directory cannot be created") {
+    { std::ofstream(dir.file("blocker")) << "a file, not a directory"; }
+    const std::string bad = dir.file("blocker/sub/run.h5");
+    CHECK_THROWS_WITH_AS(write_results(bad, sample_file()), doctest::Contains(bad.c_str()), Error);
+  }
+  SUBCASE("the data are invalid: two points with one id") {
+    ResultsFile twice = sample_file();
+    twice.points[1].summary.id = twice.points[0].summary.id;
+    CHECK_THROWS_WITH_AS(write_results(path, twice), doctest::Contains("appears twice"), Error);
+  }
+  SUBCASE("a parameter would clash with the status attribute") {
+    ResultsFile clash = sample_file();
+    clash.points[0].summary.parameters.push_back({"status", "x"});
+    CHECK_THROWS_WITH_AS(write_results(path, clash), doctest::Contains(path.c_str()), Error);
+  }
+  SUBCASE("the final rename fails (the target is a non-empty directory)") {
+    const std::string target = dir.file("taken");
+    fs::create_directories(target + "/inside");
+    CHECK_THROWS_WITH_AS(write_results(target, sample_file()), doctest::Contains(target.c_str()), Error);
+    CHECK(fs::is_directory(target));
+  }
+  CHECK(!has_temporary(dir.path));
+  CHECK(slurp(path) == before);
+}
+
+TEST_CASE("results file: reading a missing or foreign file names it") {
+  TempDir dir;
+  const std::string missing = dir.file("missing.h5");
+  CHECK_THROWS_WITH_AS(read_results(missing), doctest::Contains(missing.c_str()), Error);
+  const std::string text = dir.file("text.h5");
+  { std::ofstream(text) << "not hdf5"; }
+  CHECK_THROWS_WITH_AS(read_results(text), doctest::Contains(text.c_str()), Error);
+}
+
+TEST_CASE("results file: h5py reads /summary as a table") {
+  const auto probe = run("/usr/bin/python3 -c 'import h5py, numpy' 2>/dev/null");
+  if (probe.first != 0) {
+    MESSAGE("skipped: /usr/bin/python3 cannot import h5py (Debian package python3-h5py)");
+    return;
+  }
+  TempDir dir;
+  const EpochGuard epoch("0");
+  const std::string path = dir.file("run.h5");
+  write_results(path, sample_file());
+  const std::string script = dir.file("read.py");
+  {
+    std::ofstream py(script);
+    py << "import sys, h5py\n"
+          "f = h5py.File(sys.argv[1], 'r')\n"
+          "s = f['summary'][:]\n"
+          "d = lambda v: v.decode() if isinstance(v, bytes) else str(v)\n"
+          "print('fields', ','.join(s.dtype.names))\n"
+          "print('ids', ','.join(d(v) for v in s['id']))\n"
+          "print('makespan_s', ','.join('%.6f' % v for v in s['makespan_s']))\n"
+          "print('sequence_length', s['sequence_length'].dtype, list(s['sequence_length']))\n"
+          "print('param.system', ','.join(d(v) for v in s['param.system']))\n"
+          "print('created', f.attrs['created'])\n"
+          "print('points', ','.join(f['points']))\n"
+          "p = f['points/p0001']\n"
+          "print('attrs', ','.join(p.attrs.keys()))\n"
+          "print('tasks', len(p['tasks']), p['tasks'].dtype['start_ps'])\n"
+          "print('empty', f['points/p0002/tasks'].shape, len(f['points/p0002/tasks'].dtype))\n"
+          "try:\n"
+          "    import pandas\n"
+          "    print('pandas rows', len(pandas.DataFrame(s)))\n"
+          "except ImportError:\n"
+          "    pass\n";
+  }
+  const auto [status, out] = run("/usr/bin/python3 " + script + " " + path + " 2>&1");
+  INFO(out);
+  REQUIRE(status == 0);
+  CHECK(out.find("fields id,status,error,model,stage,sequence_length,system,objective,profile,"
+                 "fidelity,makespan_ps,makespan_s,energy_pj,nodes,photonic_selected,"
+                 "photonic_possible,subgraphs,subgraphs_solved,subgraphs_reused,param.system,"
+                 "param.sequence_length,param.extra axis\n") != std::string::npos);
+  CHECK(out.find("ids p0000,p0001,p0002\n") != std::string::npos);
+  CHECK(out.find("makespan_s 0.130160,0.130160,0.000000\n") != std::string::npos);
+  CHECK(out.find("sequence_length int64 [1400, 150, 150]\n") != std::string::npos);
+  CHECK(out.find("param.system CPU,CPU/PHU,GPU/PHU\n") != std::string::npos);
+  CHECK(out.find("created 1970-01-01T00:00:00Z\n") != std::string::npos);
+  CHECK(out.find("points p0000,p0001,p0002\n") != std::string::npos);
+  CHECK(out.find("attrs status,error,system,sequence_length\n") != std::string::npos);
+  CHECK(out.find("tasks 9 int64\n") != std::string::npos);
+  CHECK(out.find("empty (0,) 12\n") != std::string::npos);
+}
+
+TEST_CASE("seed table: the original's headings, 5-decimal makespans, errors for failures") {
+  const ResultsFile f = sample_file();
+  std::vector<PointSummary> rows;
+  for (const PointResult& p : f.points) rows.push_back(p.summary);
+  const std::string table = format_seed_table(rows);
+  INFO(table);
+  std::istringstream lines(table);
+  std::string heading;
+  std::getline(lines, heading);
+  CHECK(heading.rfind("Hardware", 0) == 0);
+  for (const char* column : {"moc_sequence_length[tok]", "Makespan[s]", "num_nodes",
+                             "total_energy[pj]", "num_photonic", "posiable_photonic"}) {
+    CHECK(heading.find(column) != std::string::npos);
+  }
+  CHECK(table.find(" 0.13016 ") != std::string::npos);
+  CHECK(table.find("46733526484.6") != std::string::npos);
+  CHECK(table.find("failed: no hardware in system 'GPU/PHU' supports op 'softmax_7'") !=
+        std::string::npos);
+  std::string row;
+  std::getline(lines, row);  // columns line up: the makespan ends where its heading ends
+  CHECK(row.find("0.13016") + 7 == heading.find("Makespan[s]") + 11);
+}
+
+TEST_CASE("point details: energy by hardware and category, units, subgraph reuse") {
+  const std::string text = format_point_details(sample_file().points[1]);
+  INFO(text);
+  CHECK(text.find("subgraphs 25: 3 solved, 22 reused") != std::string::npos);
+  CHECK(text.find("compute") < text.find("data_movement"));
+  CHECK(text.find("conversion") != std::string::npos);
+  CHECK(text.find("utilisation[%]") != std::string::npos);
+  CHECK(text.find("25.00") != std::string::npos);
+  CHECK(text.find("0.000123457") != std::string::npos);  // 123456789 ps busy
+  const std::string failed = format_point_details(sample_file().points[2]);
+  CHECK(failed.find("failed") != std::string::npos);
+  CHECK(failed.find("softmax_7") != std::string::npos);
+}
+
+TEST_CASE("seconds from picoseconds are exact") {
+  CHECK(format_ps_as_seconds(30667070000000, 5) == "30.66707");
+  CHECK(format_ps_as_seconds(1234567, 9) == "0.000001235");
+  CHECK(format_ps_as_seconds(0, 9) == "0.000000000");
+  CHECK(format_ps_as_seconds(-1500, 9) == "-0.000000002");
+  CHECK(format_ps_as_seconds(999999999999, 0) == "1");
+}
+
+TEST_CASE("listing: one line per task in start order, ties by id") {
+  const PointResult p = sample_file().points[0];
+  std::ostringstream out;
+  write_listing(out, p);
+  std::istringstream lines(out.str());
+  std::string line;
+  std::getline(lines, line);
+  CHECK(line.find("start[s]") != std::string::npos);
+  CHECK(line.find("outputs") != std::string::npos);
+  int64_t last_start = -1;
+  int64_t last_id = -1;
+  size_t count = 0;
+  while (std::getline(lines, line)) {
+    std::istringstream cells(line);
+    std::string seconds;
+    int64_t start = 0;
+    cells >> seconds >> start;
+    std::string hardware, core, op, name;
+    cells >> hardware >> core >> op >> name;
+    const std::string id_text = name.substr(4, name.find('/') - 4);  // "node<id>[/mm<id>]"
+    const int64_t id = std::stoll(id_text);
+    CHECK((start > last_start || (start == last_start && id > last_id)));
+    CHECK(seconds == format_ps_as_seconds(start, 9));
+    last_start = start;
+    last_id = id;
+    ++count;
+  }
+  CHECK(count == p.tasks.size());
+  CHECK(out.str().find("[1, 150, 768]") != std::string::npos);
+}

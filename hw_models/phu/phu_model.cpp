@@ -17,10 +17,10 @@ int64_t elements(const std::vector<ir::TensorType>& ts) {
   return n;
 }
 
-// Seconds to convert `samples` with `count` converters per core on every core; 0 = unlimited.
-double conversion_seconds(const ConverterSpec& c, int64_t samples, int cores) {
+// Seconds to convert `samples` with one core's `count` converters; 0 = unlimited.
+double conversion_seconds(const ConverterSpec& c, int64_t samples) {
   if (c.sample_rate <= 0.0) return 0.0;
-  return static_cast<double>(samples) / (c.sample_rate * c.count * cores);
+  return static_cast<double>(samples) / (c.sample_rate * c.count);
 }
 
 class PhuModel final : public HardwareModel {
@@ -28,7 +28,7 @@ class PhuModel final : public HardwareModel {
   explicit PhuModel(const PhuSpec& spec) : spec_(spec) {}
 
   std::string_view family() const override { return "phu"; }
-  int unit_count() const override { return 1; }
+  int unit_count() const override { return spec_.cores; }
 
   AlgorithmList algorithms(const ir::Node& op) const override {
     AlgorithmList list;
@@ -39,16 +39,20 @@ class PhuModel final : public HardwareModel {
 
   Cost estimate(const ir::Node& op, AlgorithmId) const override {
     Cost c;
-    const int64_t n_out = op.outputs.empty() ? 0 : op.output().shape.elements();
+    const ir::Shape& out = op.output().shape;
+    const int64_t n_out = out.elements();
     const int64_t k = op.input_types.empty() ? 0 : op.input_type(0).shape.back();
-    const int64_t per_core = ceil_div(ceil_div(n_out, spec_.multiplex), spec_.cores);
-    const double compute_s = static_cast<double>(per_core * k) / spec_.clock_hz;
+    const int64_t per_product = out.from_back(2) * out.back();
+    const int64_t batch = per_product > 0 ? std::max<int64_t>(1, n_out / per_product) : 1;
     const int64_t in_samples = elements(op.input_types);
     const int64_t out_samples = elements(op.outputs);
-    const double dac_s = conversion_seconds(spec_.dac, in_samples, spec_.cores);
-    const double adc_s = conversion_seconds(spec_.adc, out_samples, spec_.cores);
+    const double compute_s =
+        static_cast<double>(ceil_div(per_product, spec_.multiplex) * k) / spec_.clock_hz;
+    const double dac_s = conversion_seconds(spec_.dac, in_samples / batch);
+    const double adc_s = conversion_seconds(spec_.adc, out_samples / batch);
     const double convert_s = std::max(dac_s, adc_s);
-    c.time = Time::from_seconds(std::max(compute_s, convert_s) + spec_.dac.latency_s +
+    const auto rounds = static_cast<double>(ceil_div(batch, spec_.cores));
+    c.time = Time::from_seconds(rounds * std::max(compute_s, convert_s) + spec_.dac.latency_s +
                                 spec_.adc.latency_s);
     c.bound = compute_s >= convert_s ? Bound::compute : Bound::conversion;
     const auto macs = static_cast<double>(ir::node_macs(op));

@@ -1,19 +1,21 @@
 #pragma once
 // Default-profile photonic unit (PHU). Runs matrix products only (dense, matmul, pack,
-// matrix_matrix), algorithm `task_parallel`: the op's n_out output dot products, each of
-// length K, are spread over cores x multiplex wavelengths, one K element per clock cycle.
-// The PHU is one unit: its cores split one product between them (they are not also units
-// the scheduler spreads products over; that double count is the original's quirk).
-//   compute    = ceil(ceil(n_out / multiplex) / cores) * K / clock        (the original's ceils)
-//   DAC        = input samples / (dac.sample_rate * dac.count * cores)     (0 when rate is 0)
-//   ADC        = output samples / (adc.sample_rate * adc.count * cores)    (0 when rate is 0)
-//   time       = max(compute, DAC, ADC) + dac.latency + adc.latency
-//   bound      = compute, or conversion when a converter is the slowest
-//   energy     = MACs * energy_per_mac + input samples * dac.energy_per_sample
-//                + output samples * adc.energy_per_sample
+// matrix_matrix), algorithm `task_parallel`. Its cores are independent units (unit_count() =
+// cores): one 2-D product runs on one core, its n = M x N output dot products of length K
+// spread over the core's multiplex wavelengths, one K element per clock cycle; a batch of
+// products (batch_matmul) spreads over the cores in rounds. After expansion every product is
+// its own task, so the scheduler spreads them the same way (no double count of cores, which
+// is the original's quirk).
+//   per product = max(ceil(M x N / multiplex) x K / clock,            optical compute
+//                     product input samples / (dac.sample_rate x dac.count),    DAC
+//                     product output samples / (adc.sample_rate x adc.count))   ADC
+//   time        = ceil(batch / cores) x per product + dac.latency + adc.latency
+//   bound       = compute, or conversion when a converter is the slowest
+//   energy      = MACs x energy_per_mac + input samples x dac.energy_per_sample
+//                 + output samples x adc.energy_per_sample
 // Samples: every element of every input is converted by a DAC exactly once (operands are
 // held optically while reused), and every element of every output by an ADC exactly once.
-// n_out = elements of output 0, K = last dimension of input 0, MACs = n_out * K.
+// A sample rate of 0 is unlimited. batch = n_out / (M x N) with [.., M, N] the output.
 #include <memory>
 #include <vector>
 

@@ -31,13 +31,15 @@ Cost cost(const PhuSpec& s, const ir::Node& n) {
 
 // dense [64, 512] x [256, 512] -> [64, 256]: n_out = 16384 dot products of K = 512.
 const ir::Node kDense = op("dense", {{64, 512}, {256, 512}}, {64, 256});
+// The same product 16 times over: a batch matmul, one 2-D product per batch element.
+const ir::Node kBatch = op("matmul", {{16, 64, 512}, {16, 256, 512}}, {16, 64, 256});
 constexpr double kCycle = 1.0 / 10e9;
 
 }  // namespace
 
-TEST_CASE("only matrix products run on the PHU, as task_parallel, on one unit") {
+TEST_CASE("only matrix products run on the PHU, as task_parallel, one unit per core") {
   const auto phu = make_phu_model(spec(4, 20));
-  CHECK(phu->unit_count() == 1);
+  CHECK(phu->unit_count() == 4);
   CHECK(phu->supports(kDense));
   CHECK(phu->supports(op("matmul", {{12, 5, 64}, {12, 5, 64}}, {12, 5, 5})));
   CHECK(phu->supports(op("matrix_matrix", {{5, 64}, {5, 64}}, {5, 5})));
@@ -46,7 +48,7 @@ TEST_CASE("only matrix products run on the PHU, as task_parallel, on one unit") 
   CHECK_FALSE(phu->supports(op("softmax", {{8}}, {8})));
 }
 
-TEST_CASE("compute time is ceil(ceil(n_out / multiplex) / cores) * K cycles") {
+TEST_CASE("compute: ceil(M N / multiplex) x K cycles per product, products over the cores") {
   const Cost base = cost(spec(1, 1), kDense);
   CHECK(base.bound == Bound::compute);
   CHECK(base.time == Time::from_seconds(16384.0 * 512 * kCycle));
@@ -54,12 +56,16 @@ TEST_CASE("compute time is ceil(ceil(n_out / multiplex) / cores) * K cycles") {
     CAPTURE(m);
     CHECK(cost(spec(1, m), kDense).time == Time::from_seconds(16384.0 / m * 512 * kCycle));
   }
-  for (int c : {2, 4, 8}) {
+  // The ceiling: 16384 / 20 = 819.2 -> 820 passes.
+  CHECK(cost(spec(1, 20), kDense).time == Time::from_seconds(820.0 * 512 * kCycle));
+  // One 2-D product runs on one core; a batch of 16 spreads over the cores: time ~ 1/cores.
+  CHECK(cost(spec(4, 16), kDense).time == cost(spec(1, 16), kDense).time);
+  for (int c : {1, 2, 4, 8, 16}) {
     CAPTURE(c);
-    CHECK(cost(spec(c, 16), kDense).time == Time::from_seconds(16384.0 / 16 / c * 512 * kCycle));
+    CHECK(cost(spec(c, 16), kBatch).time == Time::from_seconds((16.0 / c) * (16384.0 / 16) * 512 * kCycle));
   }
-  // The ceilings: 16384 / 20 = 819.2 -> 820 passes, / 3 cores -> 274.
-  CHECK(cost(spec(3, 20), kDense).time == Time::from_seconds(274.0 * 512 * kCycle));
+  // Rounds are whole: 16 products on 3 cores take ceil(16 / 3) = 6 rounds.
+  CHECK(cost(spec(3, 16), kBatch).time == Time::from_seconds(6.0 * 1024 * 512 * kCycle));
 }
 
 TEST_CASE("DAC and ADC rates bound the time once compute outruns them") {
@@ -84,11 +90,13 @@ TEST_CASE("DAC and ADC rates bound the time once compute outruns them") {
   }
   CHECK(c.bound == Bound::conversion);
   CHECK(c.time == Time::from_seconds(static_cast<double>(in_samples) / 10e9 + 3e-9));
-  // More cores bring more converters: conversion time falls as 1/cores.
+  // Each core has its own converters: a batch over 4 cores converts 4 products at a time.
   s.cores = 4;
-  c = cost(s, kDense);
+  c = cost(s, kBatch);
   CHECK(c.bound == Bound::conversion);
-  CHECK(c.time == Time::from_seconds(static_cast<double>(in_samples) / (10e9 * 4) + 3e-9));
+  CHECK(c.time == Time::from_seconds(4.0 * static_cast<double>(in_samples) / 10e9 + 3e-9));
+  s.cores = 1;
+  CHECK(cost(s, kBatch).time == Time::from_seconds(16.0 * static_cast<double>(in_samples) / 10e9 + 3e-9));
   // A slow ADC binds on the output side: 16384 samples at 0.25 GS/s x 2 converters.
   s.adc.sample_rate = 0.25e9;
   s.adc.count = 2;

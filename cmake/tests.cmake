@@ -27,3 +27,8 @@ add_subdirectory(tests/unit)
 lightcode_unit_test(regression_seed
   SOURCES tests/regression/test_seed_table.cpp
   LIBS lc_sweep)
+
+# SystemC: one process per test case (SystemC elaborates once per process).
+lightcode_unit_test(sc_engine
+  SOURCES tests/sc/test_engine.cpp
+  LIBS lc_sweep)

@@ -81,6 +81,7 @@ System System::from_config(const ConfigNode& root, Profile profile, const Regist
     for (const UnitInfo& u : s.units_) names.push_back(u.name);
     const std::vector<LinkSpec> links = root.has("links") ? parse_links(root.at("links")) : std::vector<LinkSpec>{};
     try {
+      s.topology_ = std::make_unique<LinkTopology>(names, links);
       s.transfers_ = make_link_transfer_model(names, links);
     } catch (const Error& e) {
       (root.has("links") ? root.at("links") : root).fail(e.what());

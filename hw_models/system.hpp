@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "hw_models/hardware_model.hpp"
+#include "hw_models/link/link_topology.hpp"
 #include "hw_models/registry.hpp"
 #include "hw_models/transfer_model.hpp"
 #include "sim/core/config.hpp"
@@ -41,6 +42,9 @@ class System {
   const HardwareModel& model(UnitType t) const { return *units_[static_cast<size_t>(t)].model; }
   UnitType find(const std::string& name) const;  // -1 when absent
   const TransferModel& transfers() const { return *transfers_; }
+  // The links and routes (default profile); nullptr in the lightcode profile, whose
+  // transfer table has no links to share.
+  const LinkTopology* topology() const { return topology_.get(); }
   const ConfigNode& config() const { return config_; }
 
  private:
@@ -49,6 +53,7 @@ class System {
   Profile profile_ = Profile::standard;
   std::vector<UnitInfo> units_;
   std::unique_ptr<TransferModel> transfers_;
+  std::unique_ptr<LinkTopology> topology_;
   ConfigNode config_;
 };
 

@@ -1,5 +1,6 @@
 #include "hw_models/link/link_transfer_model.hpp"
 
+#include "hw_models/link/link_topology.hpp"
 #include "sim/core/error.hpp"
 
 namespace lightcode::hw {
@@ -27,24 +28,13 @@ class LinkTransferModel final : public TransferModel {
  public:
   LinkTransferModel(const std::vector<std::string>& names, const std::vector<LinkSpec>& links)
       : names_(names), n_(names.size()), table_(n_ * n_) {
-    std::vector<Route> direct(n_ * n_);
-    for (const LinkSpec& l : links) {
-      const size_t s = index_of(l.src, l, "src");
-      const size_t d = index_of(l.dst, l, "dst");
-      direct[s * n_ + d] = hop(l);
-      if (l.bidirectional) direct[d * n_ + s] = hop(l);
-    }
-    const int sram = find("sram");
+    const LinkTopology topology(names, links);
     for (size_t a = 0; a < n_; ++a) {
       for (size_t b = 0; b < n_; ++b) {
         Route& r = table_[a * n_ + b];
-        r = direct[a * n_ + b];
-        if (r.hops > 0 || sram < 0) continue;
-        const auto m = static_cast<size_t>(sram);
-        if (a == m || b == m) continue;
-        const Route& in = direct[a * n_ + m];
-        const Route& out = direct[m * n_ + b];
-        if (in.hops > 0 && out.hops > 0) r = chain(in, out);
+        for (int channel : topology.route(static_cast<UnitType>(a), static_cast<UnitType>(b))) {
+          r = chain(r, hop(topology.links()[static_cast<size_t>(topology.channels()[static_cast<size_t>(channel)].link)]));
+        }
       }
     }
   }
@@ -72,23 +62,6 @@ class LinkTransferModel final : public TransferModel {
   }
 
  private:
-  int find(const std::string& name) const {
-    for (size_t i = 0; i < n_; ++i) {
-      if (names_[i] == name) return static_cast<int>(i);
-    }
-    return -1;
-  }
-
-  size_t index_of(const std::string& name, const LinkSpec& l, const char* key) const {
-    const int i = find(name);
-    if (i >= 0) return static_cast<size_t>(i);
-    std::string known;
-    for (const std::string& u : names_) known += (known.empty() ? "" : ", ") + u;
-    const std::string where = l.where.str();
-    throw Error((where.empty() ? "" : where + ": ") + "link " + key + " '" + name +
-                "' is not a unit of the system (units: " + known + ")");
-  }
-
   std::vector<std::string> names_;
   size_t n_;
   std::vector<Route> table_;  // [from * n + to]

@@ -23,13 +23,33 @@ struct RunOptions {
   std::optional<int64_t> traced;
   std::optional<std::string> objective;
   std::optional<std::string> profile;
+  std::optional<std::string> fidelity;
   std::string out;
   std::string listing;
+  std::string trace;
+  std::string vcd;
+  bool no_contention = false;
+  bool spill_sram = false;
   bool details = false;
 };
 
+// A per-point file name: the path itself for one point, else "<stem>.<id><ext>".
+std::string per_point(const std::string& path, const std::string& id, size_t points) {
+  if (path.empty() || points == 1) return path;
+  const std::filesystem::path p(path);
+  return (p.parent_path() / (p.stem().string() + "." + id + p.extension().string())).string();
+}
+
 std::string default_output(const sweep::Scenario& s) {
   return s.output.empty() ? "results/" + s.name + ".h5" : s.output;
+}
+
+results::PointResult run_here(const sweep::PointSpec& p, const sweep::PointOptions& options) {
+  try {
+    return sweep::run_point(p, options).result;
+  } catch (const Error& e) {
+    return sweep::failed_point(p, e.what());
+  }
 }
 
 int run(const RunOptions& o) {
@@ -44,6 +64,7 @@ int run(const RunOptions& o) {
     if (o.traced) p.traced_length = *o.traced;
     if (o.objective) p.objective = *o.objective;
     if (o.profile) p.profile = *o.profile;
+    if (o.fidelity) p.fidelity = *o.fidelity;
   }
   results::ResultsFile file;
   file.tool_version = "lightcode 0.1.0";
@@ -56,30 +77,23 @@ int run(const RunOptions& o) {
   }
   int failed = 0;
   for (const sweep::PointSpec& p : scenario.points) {
-    results::PointResult result;
-    try {
-      sweep::PointRun r = sweep::run_point(p);
-      result = std::move(r.result);
+    sweep::PointOptions options;
+    options.engine.contention = !o.no_contention;
+    options.engine.spill_sram = o.spill_sram;
+    options.engine.vcd_path = per_point(o.vcd, p.id, scenario.points.size());
+    options.trace_path = per_point(o.trace, p.id, scenario.points.size());
+    // The event engine runs once per process: each event point gets a worker process.
+    results::PointResult result = p.fidelity == "event" ? sweep::run_point_in_child(p, options) : run_here(p, options);
+    if (result.summary.status != "ok") {
+      ++failed;
+      std::cerr << "lightcode: error: point " << p.id << ": " << result.summary.error << "\n";
+    } else {
       if (listing) {
-        listing << "# point " << p.id << ": " << result.summary.system << ", " << p.model << " "
-                << p.stage << " " << p.sequence_length << "\n";
+        listing << "# point " << p.id << ": " << result.summary.system << ", " << p.model << " " << p.stage << " "
+                << p.sequence_length << "\n";
         results::write_listing(listing, result);
       }
       if (o.details) std::cout << results::format_point_details(result) << "\n";
-    } catch (const Error& e) {
-      ++failed;
-      result.summary.id = p.id;
-      result.summary.parameters = p.parameters;
-      result.summary.model = p.model;
-      result.summary.stage = p.stage;
-      result.summary.sequence_length = p.sequence_length;
-      result.summary.system = p.system;
-      result.summary.objective = p.objective;
-      result.summary.profile = p.profile;
-      result.summary.fidelity = p.fidelity;
-      result.summary.status = "failed";
-      result.summary.error = e.what();
-      std::cerr << "lightcode: error: point " << p.id << ": " << e.what() << "\n";
     }
     rows.push_back(result.summary);
     file.points.push_back(std::move(result));
@@ -112,6 +126,16 @@ void register_run(CLI::App& app, CommandAction& action) {
       ->check(CLI::IsMember({"default", "lightcode"}));
   cmd->add_option("--out", o->out, "Results file (HDF5); default from the scenario's `output:`");
   cmd->add_option("--listing", o->listing, "Write the instruction listing (one line per task) here");
+  cmd->add_option("--fidelity", o->fidelity,
+                  "analytical (list scheduler, in this process) or event (SystemC engine, one worker\n"
+                  "process per point); default: the scenario's, else event")
+      ->check(CLI::IsMember({"analytical", "event"}));
+  cmd->add_flag("--no-contention", o->no_contention,
+                "Event fidelity: transfers take their model time without queueing on links\n"
+                "(the analytical timeline, exactly, in the default profile)");
+  cmd->add_flag("--spill-sram", o->spill_sram, "Event fidelity: spill to HBM when SRAM would overflow (default: error)");
+  cmd->add_option("--trace", o->trace, "Write a Perfetto / Chrome trace (JSON) of the timeline; per point when several");
+  cmd->add_option("--vcd", o->vcd, "Event fidelity: write unit busy signals as a VCD waveform (GTKWave)");
   cmd->add_flag("--details", o->details, "Print each point's energy breakdown and unit utilisation");
   cmd->callback([o, &action] { action = [o] { return run(*o); }; });
 }

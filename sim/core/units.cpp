@@ -108,7 +108,7 @@ double parse_quantity(std::string_view text, Dimension d) {
               accepted + ")");
 }
 
-std::string format_quantity(double si_value, Dimension d) {
+std::string format_quantity(double value_si, Dimension d) {
   static constexpr std::array<Prefix, 9> kEng{{{"P", 1e15},
                                                {"T", 1e12},
                                                {"G", 1e9},
@@ -118,9 +118,9 @@ std::string format_quantity(double si_value, Dimension d) {
                                                {"m", 1e-3},
                                                {"u", 1e-6},
                                                {"n", 1e-9}}};
-  const double mag = std::fabs(si_value);
-  Prefix chosen = si_value == 0.0 ? Prefix{"", 1.0} : Prefix{"p", 1e-12};
-  if (si_value != 0.0) {
+  const double mag = std::fabs(value_si);
+  Prefix chosen = value_si == 0.0 ? Prefix{"", 1.0} : Prefix{"p", 1e-12};
+  if (value_si != 0.0) {
     for (const Prefix& p : kEng) {
       if (mag >= p.factor * 0.9999999) {
         chosen = p;
@@ -129,7 +129,7 @@ std::string format_quantity(double si_value, Dimension d) {
     }
   }
   char num[64];
-  std::snprintf(num, sizeof num, "%.4g", si_value / chosen.factor);
+  std::snprintf(num, sizeof num, "%.4g", value_si / chosen.factor);
   return std::string(num) + " " + std::string(chosen.text) + std::string(info(d).base);
 }
 

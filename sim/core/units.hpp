@@ -30,6 +30,6 @@ double parse_quantity(std::string_view text, Dimension d);
 
 // Formats an SI value with an engineering prefix and the dimension's base unit, e.g.
 // format_quantity(9.7e9, frequency) == "9.7 GHz". Used by `hw show`.
-std::string format_quantity(double si_value, Dimension d);
+std::string format_quantity(double value_si, Dimension d);
 
 }  // namespace lightcode

@@ -95,6 +95,7 @@ class Expander {
     t.algorithm = c.algorithm;
     t.cost = c.cost;
     t.subgraph = subgraph_;
+    t.input_types = node.input_types;
     t.outputs = node.outputs;
     if (lightcode_ && writes_out_from_sram(id)) {
       // Quirk: the original times these outputs at the memory clock, on SRAM.
@@ -129,6 +130,7 @@ class Expander {
     t.algorithm = algorithm;
     t.cost = cost;
     t.subgraph = subgraph_;
+    t.input_types = op.input_types;
     t.outputs = op.outputs;
     t.inputs = std::move(inputs);
     return t;

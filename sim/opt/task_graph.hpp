@@ -32,6 +32,7 @@ struct Task {
   hw::Cost cost;
   int32_t subgraph = 0;
   std::vector<TaskInput> inputs;
+  std::vector<ir::TensorType> input_types;  // what the op reads (cost models re-derive plans)
   std::vector<ir::TensorType> outputs;
 };
 

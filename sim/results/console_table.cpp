@@ -134,12 +134,19 @@ std::string energy_table(const std::vector<EnergyRow>& rows) {
 }
 
 std::string unit_table(const std::vector<UnitRecord>& units) {
-  TextTable table({Align::left, Align::right, Align::right, Align::right, Align::right,
+  TextTable table({Align::left, Align::left, Align::right, Align::right, Align::right,
+                   Align::right, Align::right, Align::right, Align::right, Align::right,
                    Align::right});
-  table.add({"unit", "index", "busy[s]", "utilisation[%]", "tasks", "energy[pj]"});
+  table.add({"unit", "kind", "index", "busy[s]", "utilisation[%]", "tasks", "energy[pj]",
+             "static[pj]", "bytes", "queue[s]", "conversion[s]"});
   for (const UnitRecord& u : units) {
-    table.add({u.name, std::to_string(u.index), format_ps_as_seconds(u.busy_ps, 9),
-               fixed(100.0 * u.utilisation, 2), std::to_string(u.tasks), fixed(u.energy_pj, 1)});
+    // Link-only and unit-only figures show "-" on the other kind rather than a misleading 0.
+    const bool link = u.kind == "link";
+    table.add({u.name, u.kind, std::to_string(u.index), format_ps_as_seconds(u.busy_ps, 9),
+               fixed(100.0 * u.utilisation, 2), std::to_string(u.tasks), fixed(u.energy_pj, 1),
+               fixed(u.static_energy_pj, 1), link ? std::to_string(u.bytes) : "-",
+               link ? format_ps_as_seconds(u.queue_delay_ps, 9) : "-",
+               link ? "-" : format_ps_as_seconds(u.conversion_ps, 9)});
   }
   return table.str();
 }
@@ -202,7 +209,11 @@ std::string format_point_details(const PointResult& point) {
   }
   if (s.status != "ok") return out.str();
   out << "  makespan " << format_ps_as_seconds(s.makespan_ps, 9) << " s (" << s.makespan_ps
-      << " ps), energy " << fixed(s.energy_pj, 1) << " pJ\n";
+      << " ps)";
+  if (s.analytical_makespan_ps != 0 && s.analytical_makespan_ps != s.makespan_ps) {
+    out << ", analytical " << format_ps_as_seconds(s.analytical_makespan_ps, 9) << " s";
+  }
+  out << ", energy " << fixed(s.energy_pj, 1) << " pJ\n";
   out << "  nodes " << s.nodes << ", photonic " << s.photonic_selected << " of "
       << s.photonic_possible << " possible\n";
   out << "  subgraphs " << s.subgraphs << ": " << s.subgraphs_solved << " solved, "

@@ -4,7 +4,9 @@
 // original's "Raw sim results" table (Makespan[s] with 5 decimals, total_energy[pj] with 1),
 // space-aligned, numbers right-aligned; a failed point shows "failed: <error>" in place of its
 // figures. format_point_details: one point's headline figures, parameters, subgraph reuse,
-// energy by hardware and category (pJ), and per-unit busy time (s) and utilisation (%).
+// energy by hardware and category (pJ), and per unit or link channel: busy time (s),
+// utilisation (%), tasks, energy and static energy (pJ), link bytes and queueing (s), PHU
+// conversion-bound time (s).
 // Every line ends with '\n'.
 #include <cstdint>
 #include <string>

@@ -10,7 +10,12 @@
 //   /points/<id>/     attributes status, error, then one string attribute per parameter (name ->
 //                     value, in order); compound datasets summary (1 row, same type as
 //                     /summary), tasks, units, energy_breakdown, memory_profile, with fields
-//                     named as the members of TaskRecord, UnitRecord, EnergyRow, MemorySample.
+//                     named as the members of TaskRecord, UnitRecord, EnergyRow, MemorySample
+//                     (int32 members stay int32). Their strings are fixed-width UTF-8 sized to
+//                     the longest entry, NUL-padded, and large tables are chunked with
+//                     shuffle + deflate: variable-length strings made a 1000-point GPT-2 sweep
+//                     450 MB and slow to read; this makes it ~20 MB. h5py reads both kinds
+//                     of string as bytes. The reader accepts either kind anywhere.
 // Units are in the field names: *_ps integer picoseconds, *_s seconds, *_pj picojoules.
 // Same ResultsFile and same SOURCE_DATE_EPOCH give byte-identical files (no object times).
 // Strings must not contain NUL bytes (HDF5 strings end there). Not thread-safe (HDF5 isn't).

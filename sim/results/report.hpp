@@ -26,12 +26,17 @@ struct TaskRecord {
 };
 
 struct UnitRecord {
-  std::string name;          // "cpu", "phu", ...
+  std::string name;          // "cpu", "phu", ... or a link channel "sram->cpu"
+  std::string kind = "unit"; // unit | link
   int32_t index = 0;         // instance
   int64_t busy_ps = 0;
   double utilisation = 0.0;  // busy / makespan
-  double energy_pj = 0.0;    // compute energy of tasks that ran on it
-  int64_t tasks = 0;
+  double energy_pj = 0.0;    // tasks that ran on it (units) or transfers it carried (links)
+  double static_energy_pj = 0.0;  // static power x makespan
+  int64_t tasks = 0;         // tasks run, or transfers carried
+  int64_t bytes = 0;         // links: bytes carried
+  int64_t queue_delay_ps = 0;  // links: total time transfers waited for the channel
+  int64_t conversion_ps = 0;   // PHU cores: time bound by DAC/ADC conversion
 };
 
 struct EnergyRow {
@@ -60,6 +65,7 @@ struct PointSummary {
   std::string fidelity;      // analytical | event
   int64_t makespan_ps = 0;
   double makespan_s = 0.0;
+  int64_t analytical_makespan_ps = 0;  // the analytical scheduler's, also when fidelity = event
   double energy_pj = 0.0;
   int64_t nodes = 0;         // after expansion
   int64_t photonic_selected = 0;

@@ -5,6 +5,7 @@
 #include "frontend/load_model.hpp"
 #include "hw_models/system.hpp"
 #include "sim/core/error.hpp"
+#include "sim/results/trace.hpp"
 #include "sim/opt/partition.hpp"
 #include "sim/opt/placement.hpp"
 #include "sim/opt/stacked_graph.hpp"
@@ -29,10 +30,20 @@ std::string shapes_text(const std::vector<ir::TensorType>& ts) {
 
 bool is_memory_unit(const hw::UnitInfo& u) { return u.family == "memory" || u.family == "start"; }
 
+std::vector<results::TraceTransfer> trace_transfers(const engine::EventResult& event) {
+  std::vector<results::TraceTransfer> out;
+  out.reserve(event.transfers.size());
+  for (const engine::TransferRecord& t : event.transfers) {
+    out.push_back(results::TraceTransfer{t.channel, std::to_string(t.producer) + "->" + std::to_string(t.consumer),
+                                         t.start_ps, t.end_ps, t.bytes});
+  }
+  return out;
+}
+
 }  // namespace
 
 void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
-                 const hw::System& system, results::PointResult& out) {
+                 const hw::System& system, results::PointResult& out, const engine::EventResult* event) {
   const auto& tasks = graph.tasks;
   results::PointSummary& sum = out.summary;
   sum.makespan_ps = schedule.makespan_ps;
@@ -48,8 +59,10 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     const hw::UnitInfo& u = system.unit(t.unit);
     if (t.kind != ir::OpKind::start) ++sum.nodes;
     const double e = t.cost.energy.picojoules();
+    const double conversion = event ? event->conversion_energy_pj[i] : 0.0;
     sum.energy_pj += e;
-    rows[{u.name, is_memory_unit(u) ? "memory" : "compute"}] += e;
+    rows[{u.name, is_memory_unit(u) ? "memory" : "compute"}] += e - conversion;
+    if (conversion > 0.0) rows[{u.name, "conversion"}] += conversion;
     for (const opt::TaskInput& in : t.inputs) {
       const double te = in.transfer.energy.picojoules();
       if (te == 0.0) continue;
@@ -81,12 +94,26 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
   }
   for (auto& [key, rec] : units) {
     rec.utilisation = schedule.makespan_ps > 0 ? static_cast<double>(rec.busy_ps) / static_cast<double>(schedule.makespan_ps) : 0.0;
+    if (event) {
+      const auto type = static_cast<size_t>(key.first);
+      rec.static_energy_pj = event->static_energy_pj[type] / system.model(key.first).unit_count();
+      rec.conversion_ps = key.second == 0 ? event->conversion_ps[type] : 0;
+    }
     out.units.push_back(rec);
+  }
+  if (event) {
+    for (size_t t = 0; t < event->static_energy_pj.size(); ++t) {
+      if (event->static_energy_pj[t] == 0.0) continue;
+      rows[{system.unit(static_cast<hw::UnitType>(t)).name, "static"}] += event->static_energy_pj[t];
+      sum.energy_pj += event->static_energy_pj[t];
+    }
+    for (const results::UnitRecord& link : event->links) out.units.push_back(link);
+    out.memory_profile = event->memory;
   }
   for (const auto& [key, e] : rows) out.energy.push_back(results::EnergyRow{key.first, key.second, e});
 }
 
-PointRun run_point(const PointSpec& point) {
+PointRun run_point(const PointSpec& point, const PointOptions& options) {
   const auto profile = parse_profile(point.profile);
   if (!profile) throw Error("unknown profile '" + point.profile + "' (expected default or lightcode)");
   const opt::Objective objective = parse_objective(point.objective);
@@ -121,6 +148,7 @@ PointRun run_point(const PointSpec& point) {
   sum.subgraphs = part.count;
   sum.subgraphs_solved = placement.solved;
   sum.subgraphs_reused = placement.reused;
+  sum.analytical_makespan_ps = run.schedule.makespan_ps;
   for (size_t i = 0; i < graph.size(); ++i) {
     const auto id = static_cast<ir::NodeId>(i);
     if (!stacks.photonic_possible(id)) continue;
@@ -128,7 +156,18 @@ PointRun run_point(const PointSpec& point) {
     const opt::Candidate& c = stacks.candidate(id, placement.choice[i]);
     if (system.unit(c.unit).family == "phu") ++sum.photonic_selected;
   }
-  fill_report(run.tasks, run.schedule, system, run.result);
+  if (point.fidelity == "event") {
+    sum.fidelity = "event";
+    engine::EngineOptions engine_options = options.engine;
+    engine_options.record_transfers = engine_options.record_transfers || !options.trace_path.empty();
+    const engine::EventResult event = engine::simulate(run.tasks, system, engine_options);
+    run.schedule = event.schedule;
+    fill_report(run.tasks, run.schedule, system, run.result, &event);
+    if (!options.trace_path.empty()) results::write_trace(options.trace_path, run.result, trace_transfers(event));
+  } else {
+    fill_report(run.tasks, run.schedule, system, run.result);
+    if (!options.trace_path.empty()) results::write_trace(options.trace_path, run.result, {});
+  }
   return run;
 }
 

@@ -1,9 +1,11 @@
 #pragma once
-// One simulation point, end to end at analytical fidelity: load the model and the system,
-// build the stacked graph, partition, select, expand, schedule, and fill a PointResult.
-// The event-driven timing (SystemC) runs in its own process on top of this.
+// One simulation point, end to end: load the model and the system, build the stacked graph,
+// partition, select, expand, schedule analytically, and, at event fidelity, time the tasks on
+// the SystemC engine (which runs once per process: run_point_in_child() gives each point its
+// own). Fills a PointResult; with both fidelities run, the summary carries both makespans.
 #include <string>
 
+#include "sim/engine/engine.hpp"
 #include "sim/opt/expand.hpp"
 #include "sim/results/report.hpp"
 #include "sim/sched/schedule.hpp"
@@ -17,11 +19,30 @@ struct PointRun {
   sched::Schedule schedule;  // analytical timeline
 };
 
-// Throws lightcode::Error for bad input (missing files, unsupported ops, ...).
-PointRun run_point(const PointSpec& point);
+struct PointOptions {
+  engine::EngineOptions engine;  // event fidelity only
+  std::string trace_path;        // "" = none; Perfetto / Chrome JSON of the timeline
+};
 
-// Energy and unit statistics of a timeline over a task graph (shared with the event engine).
+// Throws lightcode::Error for bad input (missing files, unsupported ops, ...).
+PointRun run_point(const PointSpec& point, const PointOptions& options = {});
+
+// The same in a forked child process (SystemC elaborates once per process): the child writes
+// its result to a temporary results file the parent reads back. A failing or crashing child
+// gives a point with status "failed" and the reason; this never throws for the point's sake.
+results::PointResult run_point_in_child(const PointSpec& point, const PointOptions& options = {});
+
+// Energy and unit statistics of a timeline over a task graph; `event` adds what only the
+// engine knows (links, memory profile, static power, conversion energy).
 void fill_report(const opt::TaskGraph& tasks, const sched::Schedule& schedule,
-                 const hw::System& system, results::PointResult& out);
+                 const hw::System& system, results::PointResult& out,
+                 const engine::EventResult* event = nullptr);
+
+}  // namespace lightcode::sweep
+
+namespace lightcode::sweep {
+
+// A point that did not run: its parameters, status "failed" and the reason.
+results::PointResult failed_point(const PointSpec& point, const std::string& error);
 
 }  // namespace lightcode::sweep

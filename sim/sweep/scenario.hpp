@@ -8,7 +8,7 @@
 //   system: ../configs/systems/cpu.yaml
 //   objective: time                  time | energy | edp
 //   profile: lightcode               lightcode | default
-//   fidelity: analytical             analytical | event
+//   fidelity: event                  event (SystemC, default) | analytical
 //   output: ../results/seed_table.h5
 //   sweep:                           optional: axes over the keys above; points are the
 //     system: [a.yaml, b.yaml]       cartesian product, first axis outermost
@@ -35,7 +35,7 @@ struct PointSpec {
   std::string system;
   std::string objective = "time";
   std::string profile = "default";
-  std::string fidelity = "analytical";
+  std::string fidelity = "event";
 };
 
 struct Scenario {

@@ -2,6 +2,9 @@
 // h5py sees, the seed table and the instruction listing.
 #include <doctest/doctest.h>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <array>
 #include <cstdio>
@@ -77,6 +80,7 @@ PointResult point(const std::string& id, const std::string& system, int64_t sequ
   s.fidelity = "event";
   s.makespan_ps = 130160000000 + sequence;
   s.makespan_s = static_cast<double>(s.makespan_ps) * 1e-12;
+  s.analytical_makespan_ps = s.makespan_ps - 99;
   s.energy_pj = 46733526484.6;
   s.nodes = 1518;
   s.photonic_selected = 73;
@@ -87,7 +91,27 @@ PointResult point(const std::string& id, const std::string& system, int64_t sequ
   for (int64_t i = 0; i < 9; ++i) {
     p.tasks.push_back(task(i, (i * 37) % 5 * 1000, i % 2 ? "phu" : "cpu", static_cast<int32_t>(i % 3)));
   }
-  p.units = {{"cpu", 0, 123456789, 0.25, 1.5e9, 4}, {"phu", 1, 42, 0.75, 2.5, 5}};
+  p.units.resize(3);
+  p.units[0].name = "cpu";
+  p.units[0].busy_ps = 123456789;
+  p.units[0].utilisation = 0.25;
+  p.units[0].energy_pj = 1.5e9;
+  p.units[0].static_energy_pj = 2.0e8;
+  p.units[0].tasks = 4;
+  p.units[1].name = "phu";
+  p.units[1].index = 1;
+  p.units[1].busy_ps = 42;
+  p.units[1].utilisation = 0.75;
+  p.units[1].energy_pj = 2.5;
+  p.units[1].tasks = 5;
+  p.units[1].conversion_ps = 17;
+  p.units[2].name = "sram->cpu";
+  p.units[2].kind = "link";
+  p.units[2].busy_ps = 9000;
+  p.units[2].energy_pj = 0.5;
+  p.units[2].tasks = 3;
+  p.units[2].bytes = 1LL << 33;
+  p.units[2].queue_delay_ps = 1234;
   p.energy = {{"cpu", "compute", 1.25e10},
               {"link", "data_movement", 3.5},
               {"phu", "conversion", 7.0},
@@ -129,6 +153,7 @@ void check_same(const PointResult& a, const PointResult& b) {
   CHECK(x.fidelity == y.fidelity);
   CHECK(x.makespan_ps == y.makespan_ps);
   CHECK(x.makespan_s == y.makespan_s);
+  CHECK(x.analytical_makespan_ps == y.analytical_makespan_ps);
   CHECK(x.energy_pj == y.energy_pj);
   CHECK(x.nodes == y.nodes);
   CHECK(x.photonic_selected == y.photonic_selected);
@@ -155,12 +180,19 @@ void check_same(const PointResult& a, const PointResult& b) {
   }
   REQUIRE(a.units.size() == b.units.size());
   for (size_t i = 0; i < a.units.size(); ++i) {
-    CHECK(a.units[i].name == b.units[i].name);
-    CHECK(a.units[i].index == b.units[i].index);
-    CHECK(a.units[i].busy_ps == b.units[i].busy_ps);
-    CHECK(a.units[i].utilisation == b.units[i].utilisation);
-    CHECK(a.units[i].energy_pj == b.units[i].energy_pj);
-    CHECK(a.units[i].tasks == b.units[i].tasks);
+    const UnitRecord& u = a.units[i];
+    const UnitRecord& v = b.units[i];
+    CHECK(u.name == v.name);
+    CHECK(u.kind == v.kind);
+    CHECK(u.index == v.index);
+    CHECK(u.busy_ps == v.busy_ps);
+    CHECK(u.utilisation == v.utilisation);
+    CHECK(u.energy_pj == v.energy_pj);
+    CHECK(u.static_energy_pj == v.static_energy_pj);
+    CHECK(u.tasks == v.tasks);
+    CHECK(u.bytes == v.bytes);
+    CHECK(u.queue_delay_ps == v.queue_delay_ps);
+    CHECK(u.conversion_ps == v.conversion_ps);
   }
   REQUIRE(a.energy.size() == b.energy.size());
   for (size_t i = 0; i < a.energy.size(); ++i) {
@@ -223,6 +255,20 @@ TEST_CASE("results file: write then read gives back every field") {
   }
 }
 
+TEST_CASE("results file: large task tables (chunked, compressed) and long strings round-trip") {
+  TempDir dir;
+  ResultsFile big = sample_file();
+  PointResult& p = big.points[0];
+  p.tasks.clear();
+  for (int64_t i = 0; i < 5000; ++i) p.tasks.push_back(task(i, i * 86000000, "gpu", 0));
+  p.tasks[17].inputs = std::string(3000, '7');  // one very wide cell widens the column
+  p.tasks[18].name = "ünïcödé/€";
+  write_results(dir.file("big.h5"), big);
+  const ResultsFile back = read_results(dir.file("big.h5"));
+  REQUIRE(back.points.size() == big.points.size());
+  for (size_t i = 0; i < back.points.size(); ++i) check_same(big.points[i], back.points[i]);
+}
+
 TEST_CASE("results file: same input and SOURCE_DATE_EPOCH give the same bytes") {
   TempDir dir;
   const EpochGuard epoch("1700000000");
@@ -231,7 +277,15 @@ TEST_CASE("results file: same input and SOURCE_DATE_EPOCH give the same bytes") 
   ResultsFile other = sample_file();  // something different in between, to disturb the heap
   other.points.pop_back();
   write_results(dir.file("other.h5"), other);
+#if defined(__GLIBC__)
+  // Fill fresh and freed heap memory with a pattern: uninitialised bytes reaching the file
+  // would then differ from the first write.
+  mallopt(M_PERTURB, 0xA5);
+#endif
   write_results(dir.file("b.h5"), sample_file());
+#if defined(__GLIBC__)
+  mallopt(M_PERTURB, 0);
+#endif
   const std::string a = slurp(dir.file("a.h5"));
   CHECK(!a.empty());
   CHECK(a == slurp(dir.file("b.h5")));
@@ -339,7 +393,7 @@ TEST_CASE("results file: h5py reads /summary as a table") {
   INFO(out);
   REQUIRE(status == 0);
   CHECK(out.find("fields id,status,error,model,stage,sequence_length,system,objective,profile,"
-                 "fidelity,makespan_ps,makespan_s,energy_pj,nodes,photonic_selected,"
+                 "fidelity,makespan_ps,analytical_makespan_ps,makespan_s,energy_pj,nodes,photonic_selected,"
                  "photonic_possible,subgraphs,subgraphs_solved,subgraphs_reused,param.system,"
                  "param.sequence_length,param.extra axis\n") != std::string::npos);
   CHECK(out.find("ids p0000,p0001,p0002\n") != std::string::npos);
@@ -385,6 +439,9 @@ TEST_CASE("point details: energy by hardware and category, units, subgraph reuse
   CHECK(text.find("utilisation[%]") != std::string::npos);
   CHECK(text.find("25.00") != std::string::npos);
   CHECK(text.find("0.000123457") != std::string::npos);  // 123456789 ps busy
+  CHECK(text.find("sram->cpu  link") != std::string::npos);
+  CHECK(text.find("8589934592") != std::string::npos);   // link bytes
+  CHECK(text.find("(130160000150 ps), analytical 0.130160000 s") != std::string::npos);
   const std::string failed = format_point_details(sample_file().points[2]);
   CHECK(failed.find("failed") != std::string::npos);
   CHECK(failed.find("softmax_7") != std::string::npos);

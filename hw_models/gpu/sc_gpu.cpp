@@ -1,0 +1,76 @@
+#include "hw_models/gpu/sc_gpu.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace lightcode::hw {
+Tpc::Tpc(const sc_core::sc_module_name& name, int n) : sc_core::sc_module(name) {
+  for (int i = 0; i < n; ++i) sms.push_back(std::make_unique<Sm>(("sm" + std::to_string(i)).c_str()));
+}
+
+Gpc::Gpc(const sc_core::sc_module_name& name, int n, int sms_per_tpc) : sc_core::sc_module(name) {
+  for (int i = 0; i < n; ++i) tpcs.push_back(std::make_unique<Tpc>(("tpc" + std::to_string(i)).c_str(), sms_per_tpc));
+}
+
+Gpu::Gpu(const sc_core::sc_module_name& name, const GpuSpec& spec, TaskSink& sink, int32_t unit_type)
+    : sc_core::sc_module(name), busy("busy"), sink_(sink), unit_type_(unit_type) {
+  for (int g = 0; g < spec.gpcs; ++g) {
+    gpcs_.push_back(std::make_unique<Gpc>(("gpc" + std::to_string(g)).c_str(), spec.tpcs_per_gpc, spec.sms_per_tpc));
+    for (auto& tpc : gpcs_.back()->tpcs) {
+      for (auto& sm : tpc->sms) sms_.push_back(sm.get());
+    }
+  }
+  SC_METHOD(launched);
+  sensitive << launch_done_;
+  dont_initialize();
+  SC_METHOD(wave_done);
+  sensitive << wave_done_;
+  dont_initialize();
+}
+
+void Gpu::start(int32_t task, const KernelPlan& plan) {
+  task_ = task;
+  remaining_ = plan.ctas;
+  in_flight_ = 0;
+  per_cta_ = plan.per_wave;
+  busy_ps_ += plan.total().count_ps();
+  ++tasks_;
+  if (traced_) busy.write(true);
+  notify_after(launch_done_, plan.launch.count_ps());
+}
+
+void Gpu::launched() {
+  if (remaining_ == 0) {
+    wave_done();
+    return;
+  }
+  issue();
+}
+
+void Gpu::issue() {
+  // All SMs are free between waves of one kernel: hand out as many CTAs as there are SMs.
+  in_flight_ = std::min<int64_t>(remaining_, static_cast<int64_t>(sms_.size()));
+  remaining_ -= in_flight_;
+  for (int64_t i = 0; i < in_flight_; ++i) {
+    if (traced_) sms_[static_cast<size_t>(i)]->busy.write(true);
+    ++sms_[static_cast<size_t>(i)]->ctas;
+  }
+  notify_after(wave_done_, per_cta_.count_ps());
+}
+
+void Gpu::wave_done() {
+  if (traced_) {
+    for (int64_t i = 0; i < in_flight_; ++i) sms_[static_cast<size_t>(i)]->busy.write(false);
+  }
+  in_flight_ = 0;
+  if (remaining_ > 0) {
+    issue();
+    return;
+  }
+  const int32_t t = task_;
+  task_ = -1;
+  if (traced_) busy.write(false);
+  sink_.task_finished(t, unit_type_, 0);
+}
+
+}  // namespace lightcode::hw

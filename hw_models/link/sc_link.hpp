@@ -1,0 +1,60 @@
+#pragma once
+// SystemC link channel (one direction of a link): transfers queue in arrival order and cross
+// one at a time; each occupies the channel for bytes / bandwidth and reaches the far end a
+// latency later (store-and-forward between hops). Reports each hop's start and arrival delay
+// to its HopSink. Statistics: bytes, transfers, busy time, queueing delay.
+// A FIFO channel without preemption is fully described by the time it next falls idle, so
+// untraced channels need no kernel events of their own; traced ones (VCD) run the same queue
+// on events so that `busy` toggles at the right times.
+#include <systemc>
+
+#include <cstdint>
+#include <deque>
+
+#include "hw_models/sc_service_unit.hpp"
+
+namespace lightcode::hw {
+
+class HopSink {
+ public:
+  virtual ~HopSink() = default;
+  // Transfer `transfer` reaches the far end of channel `channel` at now + `delay_ps`.
+  virtual void hop_done(int32_t transfer, int32_t channel, int64_t start_ps, int64_t delay_ps) = 0;
+};
+
+class LinkChannel final : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(LinkChannel);
+  LinkChannel(const sc_core::sc_module_name& name, HopSink& sink, int32_t channel, double bandwidth,
+              double latency_s);
+
+  void enqueue(int32_t transfer, int64_t bytes);
+  int64_t bytes() const { return bytes_; }
+  int64_t transfers() const { return transfers_; }
+  int64_t busy_ps() const { return busy_ps_; }
+  int64_t queue_delay_ps() const { return queue_delay_ps_; }
+  void trace_signals() { traced_ = true; }
+  sc_core::sc_signal<bool, sc_core::SC_UNCHECKED_WRITERS> busy;
+
+ private:
+  struct Pending {
+    int32_t transfer;
+    int64_t bytes;
+    int64_t queued_at_ps;
+  };
+  void serve();
+  void freed();
+
+  HopSink& sink_;
+  int32_t channel_;
+  double seconds_per_byte_;  // 0 = unlimited bandwidth
+  int64_t latency_ps_;
+  std::deque<Pending> queue_;
+  bool serving_ = false;
+  bool traced_ = false;
+  int64_t idle_at_ps_ = 0;  // untraced: when the channel has sent everything queued so far
+  int64_t bytes_ = 0, transfers_ = 0, busy_ps_ = 0, queue_delay_ps_ = 0;
+  sc_core::sc_event free_;
+};
+
+}  // namespace lightcode::hw

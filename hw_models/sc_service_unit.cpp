@@ -1,0 +1,29 @@
+#include "hw_models/sc_service_unit.hpp"
+
+namespace lightcode::hw {
+
+ServiceUnit::ServiceUnit(const sc_core::sc_module_name& name, TaskSink& sink, int32_t unit_type,
+                         int32_t instance)
+    : sc_core::sc_module(name), busy("busy"), sink_(sink), unit_type_(unit_type), instance_(instance) {
+  SC_METHOD(finish);
+  sensitive << done_;
+  dont_initialize();
+}
+
+void ServiceUnit::start(int32_t task, int64_t service_ps) {
+  task_ = task;
+  busy_ps_ += service_ps;
+  ++tasks_;
+  if (traced_) busy.write(true);
+  on_start(task, service_ps);
+  notify_after(done_, service_ps);
+}
+
+void ServiceUnit::finish() {
+  const int32_t t = task_;
+  task_ = -1;
+  if (traced_) busy.write(false);
+  sink_.task_finished(t, unit_type_, instance_);
+}
+
+}  // namespace lightcode::hw

@@ -1,0 +1,61 @@
+#pragma once
+// SystemC base of every unit that serves one task at a time (CPU core, PHU core, SRAM, HBM,
+// the start pseudo-unit): start() occupies it for the task's service time, which the engine
+// takes from the same pure cost model the selector used; when the time has passed the unit
+// reports to its TaskSink. A `busy` signal is traced to VCD when asked.
+#include <systemc>
+
+#include <cstdint>
+#include <string>
+
+namespace lightcode::hw {
+
+// A delay of `ps` picoseconds (the kernel runs at 1 ps resolution): no floating point.
+inline sc_core::sc_time sc_ps(int64_t ps) { return sc_core::sc_time::from_value(static_cast<sc_core::sc_time::value_type>(ps)); }
+// Notifies `e` after `ps` (a delta cycle when 0).
+inline void notify_after(sc_core::sc_event& e, int64_t ps) {
+  if (ps == 0) {
+    e.notify(sc_core::SC_ZERO_TIME);
+  } else {
+    e.notify(sc_ps(ps));
+  }
+}
+
+// Who hears about finished tasks (the engine's dispatcher).
+class TaskSink {
+ public:
+  virtual ~TaskSink() = default;
+  virtual void task_finished(int32_t task, int32_t unit_type, int32_t instance) = 0;
+};
+
+class ServiceUnit : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(ServiceUnit);
+  ServiceUnit(const sc_core::sc_module_name& name, TaskSink& sink, int32_t unit_type, int32_t instance);
+
+  bool idle() const { return task_ < 0; }
+  // Precondition: idle(). Zero-length tasks finish one delta cycle later.
+  void start(int32_t task, int64_t service_ps);
+  int64_t busy_ps() const { return busy_ps_; }
+  int64_t tasks() const { return tasks_; }
+  // Signals are driven only when traced (VCD): writing them costs kernel updates.
+  void trace_signals() { traced_ = true; }
+  sc_core::sc_signal<bool, sc_core::SC_UNCHECKED_WRITERS> busy;
+
+ protected:
+  virtual void on_start(int32_t /*task*/, int64_t /*service_ps*/) {}
+  bool traced_ = false;
+
+ private:
+  void finish();
+
+  TaskSink& sink_;
+  int32_t unit_type_;
+  int32_t instance_;
+  int32_t task_ = -1;
+  int64_t busy_ps_ = 0;
+  int64_t tasks_ = 0;
+  sc_core::sc_event done_;
+};
+
+}  // namespace lightcode::hw

@@ -1,0 +1,433 @@
+#include "sim/engine/engine.hpp"
+
+#include <systemc>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <memory>
+#include <queue>
+#include <set>
+
+#include "hw_models/cpu/sc_cpu_core.hpp"
+#include "hw_models/gpu/gpu_model.hpp"
+#include "hw_models/gpu/sc_gpu.hpp"
+#include "hw_models/link/sc_link.hpp"
+#include "hw_models/memory/memory_spec.hpp"
+#include "hw_models/memory/sc_memory.hpp"
+#include "hw_models/phu/phu_spec.hpp"
+#include "hw_models/phu/sc_phu_core.hpp"
+#include "sim/core/error.hpp"
+#include "sim/engine/memory_tracker.hpp"
+
+namespace lightcode::engine {
+namespace {
+
+using opt::TaskId;
+
+int64_t now_ps() { return static_cast<int64_t>(sc_core::sc_time_stamp().value()); }
+
+ir::Node as_node(const opt::Task& t) {
+  ir::Node n;
+  n.kind = t.kind;
+  n.kind_name = t.kind_name;
+  n.inputs.resize(t.input_types.size());
+  n.input_types = t.input_types;
+  n.outputs = t.outputs;
+  return n;
+}
+
+// Where a task's output lives until its last consumer is done.
+Residence residence_of(const hw::UnitInfo& u) {
+  if (u.family == "start") return Residence::none;
+  if (u.family == "memory") {
+    return hw::parse_memory_spec(u.spec).level == hw::MemoryLevel::hbm ? Residence::hbm : Residence::sram;
+  }
+  if (u.family == "phu") return Residence::sram;  // a PHU has no memory of its own
+  return Residence::hbm;
+}
+
+class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::HopSink {
+ public:
+  SC_HAS_PROCESS(Engine);
+  Engine(const sc_core::sc_module_name& name, const opt::TaskGraph& graph, const hw::System& system,
+         const EngineOptions& options)
+      : sc_core::sc_module(name), graph_(graph), tasks_(graph.tasks), system_(system), options_(options),
+        memory_(system, options.spill_sram, graph.tasks.size()) {
+    const size_t n = tasks_.size();
+    result_.schedule.slots.resize(n);
+    result_.conversion_energy_pj.assign(n, 0.0);
+    // Consumers of every task, as one flat array (use_begin_[t] .. use_begin_[t + 1]).
+    pending_.assign(n, 0);
+    use_begin_.assign(n + 1, 0);
+    for (size_t i = 0; i < n; ++i) {
+      pending_[i] = static_cast<int32_t>(tasks_[i].inputs.size());
+      for (const auto& in : tasks_[i].inputs) ++use_begin_[static_cast<size_t>(in.producer) + 1];
+    }
+    for (size_t i = 0; i < n; ++i) use_begin_[i + 1] += use_begin_[i];
+    uses_.resize(use_begin_[n]);
+    transfers_.reserve(uses_.size());
+    std::vector<uint32_t> fill(use_begin_.begin(), use_begin_.end() - 1);
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t k = 0; k < tasks_[i].inputs.size(); ++k) {
+        uses_[fill[static_cast<size_t>(tasks_[i].inputs[k].producer)]++] = Use{static_cast<TaskId>(i), static_cast<int32_t>(k)};
+      }
+    }
+    elaborate_units();
+    if (options_.contention && system_.topology()) elaborate_links();
+    for (size_t i = 0; i < n; ++i) {
+      if (pending_[i] == 0) ready_[static_cast<size_t>(tasks_[i].unit)].push(static_cast<TaskId>(i));
+    }
+    SC_METHOD(dispatch);
+    sensitive << dispatch_ev_;
+    dont_initialize();
+    SC_METHOD(arrivals);
+    sensitive << arrival_ev_;
+    dont_initialize();
+  }
+
+  const std::string& failure() const { return failure_; }
+  size_t finished() const { return finished_; }
+
+  EventResult take_result() {
+    result_.schedule.makespan_ps = 0;
+    for (const auto& s : result_.schedule.slots) result_.schedule.makespan_ps = std::max(result_.schedule.makespan_ps, s.end_ps);
+    const double seconds = Time::ps(result_.schedule.makespan_ps).seconds();
+    result_.static_energy_pj.assign(system_.unit_count(), 0.0);
+    result_.conversion_ps.assign(system_.unit_count(), 0);
+    for (size_t t = 0; t < system_.unit_count(); ++t) {
+      const hw::HardwareModel& m = system_.model(static_cast<hw::UnitType>(t));
+      result_.static_energy_pj[t] = Energy::from_joules(m.static_power_watts() * seconds * m.unit_count()).picojoules();
+      for (const auto& core : phus_[t]) result_.conversion_ps[t] += core->conversion_ps();
+    }
+    for (const auto& ch : channels_) {
+      results::UnitRecord r;
+      r.name = system_.topology()->channel_name(static_cast<int>(&ch - &channels_[0]));
+      r.kind = "link";
+      r.busy_ps = ch->busy_ps();
+      r.utilisation = result_.schedule.makespan_ps ? static_cast<double>(r.busy_ps) / static_cast<double>(result_.schedule.makespan_ps) : 0.0;
+      r.tasks = ch->transfers();
+      r.bytes = ch->bytes();
+      r.queue_delay_ps = ch->queue_delay_ps();
+      result_.links.push_back(r);
+    }
+    for (size_t i = 0; i < tasks_.size(); ++i) {
+      for (const auto& in : tasks_[i].inputs) {
+        const auto& route = transfer_route(in.producer, static_cast<TaskId>(i));
+        if (route.empty()) continue;
+        // Energy of a transfer is the model's; spread it over the channels it crossed.
+        for (int c : route) result_.links[static_cast<size_t>(c)].energy_pj += in.transfer.energy.picojoules() / static_cast<double>(route.size());
+      }
+    }
+    memory_.finish(result_);
+    for (TransferRecord& r : records_) result_.transfers.push_back(std::move(r));
+    return std::move(result_);
+  }
+
+  void start_of_simulation() override { dispatch_ev_.notify(sc_core::SC_ZERO_TIME); }
+
+  // A unit finished a task: record it, release its outputs' consumers' data.
+  void task_finished(int32_t id, int32_t unit_type, int32_t instance) override {
+    const auto t = static_cast<size_t>(id);
+    result_.schedule.slots[t].end_ps = now_ps();
+    free_[static_cast<size_t>(unit_type)][static_cast<size_t>(instance)] = 1;
+    ++finished_;
+    if (!memory_.produced(id, tasks_[t], use_begin_[t + 1] - use_begin_[t], residence_[static_cast<size_t>(tasks_[t].unit)], now_ps())) {
+      failure_ = memory_.error();
+      sc_core::sc_stop();
+      return;
+    }
+    for (const opt::TaskInput& in : tasks_[t].inputs) memory_.consumed(in.producer, now_ps());
+    for (uint32_t u = use_begin_[t]; u < use_begin_[t + 1]; ++u) send(id, uses_[u]);
+    dispatch_ev_.notify(sc_core::SC_ZERO_TIME);
+  }
+
+  void hop_done(int32_t transfer, int32_t channel, int64_t start_ps, int64_t delay_ps) override {
+    const Transfer& tr = transfers_[static_cast<size_t>(transfer)];
+    if (tr.record >= 0) {
+      TransferRecord& r = records_[static_cast<size_t>(tr.record)];
+      if (tr.hop == 0) r.start_ps = start_ps;
+      r.channel += (r.channel.empty() ? "" : ",") + system_.topology()->channel_name(channel);
+    }
+    schedule_event(now_ps() + delay_ps, Event{Event::hop, transfer});
+  }
+
+ private:
+  struct Use {
+    TaskId consumer;
+    int32_t position;
+  };
+  struct Transfer {
+    TaskId consumer;
+    int32_t record;  // index into records_ when transfers are recorded, else -1
+    int64_t bytes;
+    const std::vector<int>* route;
+    size_t hop = 0;
+  };
+  struct Event {
+    enum Kind { arrival, hop } kind;
+    int32_t index;  // task (arrival) or transfer (hop)
+  };
+  struct Timed {
+    int64_t at;
+    int64_t seq;
+    Event event;
+    bool operator>(const Timed& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
+
+  const std::vector<int>& transfer_route(TaskId producer, TaskId consumer) const {
+    static const std::vector<int> kNone;
+    if (channels_.empty()) return kNone;
+    const auto& from = tasks_[static_cast<size_t>(producer)];
+    const auto& to = tasks_[static_cast<size_t>(consumer)];
+    return system_.topology()->route(from.unit, to.unit);
+  }
+
+  void elaborate_units() {
+    const size_t types = system_.unit_count();
+    units_.resize(types);
+    gpus_.resize(types);
+    phus_.resize(types);
+    free_.resize(types);
+    ready_.resize(types);
+    residence_.resize(types);
+    for (size_t t = 0; t < types; ++t) {
+      const hw::UnitInfo& u = system_.unit(static_cast<hw::UnitType>(t));
+      residence_[t] = residence_of(u);
+      const int count = system_.model(static_cast<hw::UnitType>(t)).unit_count();
+      const auto type = static_cast<int32_t>(t);
+      if (u.family == "gpu") {
+        gpus_[t] = std::make_unique<hw::Gpu>(u.name.c_str(), hw::parse_gpu_spec(u.spec), *this, type);
+        free_[t].assign(1, 1);
+        continue;
+      }
+      for (int k = 0; k < count; ++k) {
+        const std::string name = u.name + std::to_string(k);
+        std::unique_ptr<hw::ServiceUnit> unit;
+        if (u.family == "phu") {
+          auto core = std::make_unique<hw::PhuCore>(name.c_str(), *this, type, k, hw::parse_phu_spec(u.spec).multiplex);
+          phus_[t].push_back(core.get());
+          unit = std::move(core);
+        } else if (u.family == "memory" && residence_[t] == Residence::hbm) {
+          unit = std::make_unique<hw::Hbm>(name.c_str(), *this, type, k);
+        } else if (u.family == "memory") {
+          unit = std::make_unique<hw::Sram>(name.c_str(), *this, type, k);
+        } else {
+          unit = std::make_unique<hw::CpuCore>(name.c_str(), *this, type, k);
+        }
+        units_[t].push_back(std::move(unit));
+        free_[t].push_back(1);
+      }
+    }
+    if (!options_.vcd_path.empty()) {
+      std::string base = options_.vcd_path;
+      if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+      vcd_ = sc_core::sc_create_vcd_trace_file(base.c_str());
+      for (auto& type : units_) {
+        for (auto& u : type) {
+          u->trace_signals();
+          sc_core::sc_trace(vcd_, u->busy, u->name());
+        }
+      }
+      for (auto& type : phus_) {
+        for (auto* c : type) sc_core::sc_trace(vcd_, c->converting, std::string(c->name()) + ".converting");
+      }
+      for (auto& g : gpus_) {
+        if (!g) continue;
+        g->trace_signals();
+        sc_core::sc_trace(vcd_, g->busy, g->name());
+        for (auto* sm : g->sms()) sc_core::sc_trace(vcd_, sm->busy, sm->name());
+      }
+    }
+  }
+
+  void elaborate_links() {
+    const hw::LinkTopology& topo = *system_.topology();
+    for (size_t c = 0; c < topo.channels().size(); ++c) {
+      const hw::LinkSpec& l = topo.links()[static_cast<size_t>(topo.channels()[c].link)];
+      const std::string name = "link_" + topo.unit_names()[static_cast<size_t>(topo.channels()[c].src)] + "_" +
+                               topo.unit_names()[static_cast<size_t>(topo.channels()[c].dst)];
+      channels_.push_back(std::make_unique<hw::LinkChannel>(name.c_str(), *this, static_cast<int32_t>(c), l.bandwidth, l.latency_s));
+      if (vcd_) {
+        channels_.back()->trace_signals();
+        sc_core::sc_trace(vcd_, channels_.back()->busy, name);
+      }
+    }
+  }
+
+ public:
+  ~Engine() override {
+    if (vcd_) sc_core::sc_close_vcd_trace_file(vcd_);
+  }
+
+ private:
+  void schedule_event(int64_t at, Event e) {
+    timeline_.push(Timed{at, seq_++, e});
+    hw::notify_after(arrival_ev_, timeline_.top().at - now_ps());
+  }
+
+  void arrive(TaskId consumer) {
+    if (--pending_[static_cast<size_t>(consumer)] == 0) {
+      ready_[static_cast<size_t>(tasks_[static_cast<size_t>(consumer)].unit)].push(consumer);
+      dispatch_ev_.notify(sc_core::SC_ZERO_TIME);
+    }
+  }
+
+  void send(TaskId producer, const Use& use) {
+    const opt::TaskInput& in = tasks_[static_cast<size_t>(use.consumer)].inputs[static_cast<size_t>(use.position)];
+    const auto& route = transfer_route(producer, use.consumer);
+    if (!route.empty() && in.transfer.bytes_read > 0) {
+      int32_t record = -1;
+      if (options_.record_transfers) {
+        records_.push_back(TransferRecord{producer, use.consumer, "", 0, 0, in.transfer.bytes_read});
+        record = static_cast<int32_t>(records_.size() - 1);
+      }
+      transfers_.push_back(Transfer{use.consumer, record, in.transfer.bytes_read, &route, 0});
+      channels_[static_cast<size_t>(route[0])]->enqueue(static_cast<int32_t>(transfers_.size() - 1), in.transfer.bytes_read);
+      return;
+    }
+    const int64_t delay = in.transfer.time.count_ps();
+    if (delay > 0 && options_.record_transfers) {
+      result_.transfers.push_back(TransferRecord{producer, use.consumer, "route", now_ps(), now_ps() + delay, in.transfer.bytes_read});
+    }
+    if (delay == 0) {
+      arrive(use.consumer);
+    } else {
+      schedule_event(now_ps() + delay, Event{Event::arrival, use.consumer});
+    }
+  }
+
+  void arrivals() {
+    const int64_t now = now_ps();
+    while (!timeline_.empty() && timeline_.top().at <= now) {
+      const Event e = timeline_.top().event;
+      timeline_.pop();
+      if (e.kind == Event::arrival) {
+        arrive(e.index);
+        continue;
+      }
+      Transfer& tr = transfers_[static_cast<size_t>(e.index)];
+      if (++tr.hop < tr.route->size()) {
+        channels_[static_cast<size_t>((*tr.route)[tr.hop])]->enqueue(e.index, tr.bytes);
+      } else {
+        if (tr.record >= 0) records_[static_cast<size_t>(tr.record)].end_ps = now;
+        arrive(tr.consumer);
+      }
+    }
+    if (!timeline_.empty()) hw::notify_after(arrival_ev_, timeline_.top().at - now);
+  }
+
+  // The analytical default scheduler's rule, unit type by unit type.
+  void dispatch() {
+    for (size_t t = 0; t < ready_.size(); ++t) {
+      auto& ready = ready_[t];
+      auto& free = free_[t];
+      size_t next = 0;  // lowest instance that may be free
+      while (!ready.empty()) {
+        while (next < free.size() && !free[next]) ++next;
+        if (next == free.size()) break;
+        const TaskId id = ready.top();
+        ready.pop();
+        free[next] = 0;
+        start(id, t, static_cast<int32_t>(next));
+      }
+    }
+  }
+
+  void start(TaskId id, size_t type, int32_t instance) {
+    const opt::Task& task = tasks_[static_cast<size_t>(id)];
+    sched::Slot& slot = result_.schedule.slots[static_cast<size_t>(id)];
+    slot.instance = instance;
+    slot.start_ps = now_ps();
+    if (gpus_[type]) {
+      const auto& gpu = dynamic_cast<const hw::GpuModel&>(system_.model(task.unit));
+      gpus_[type]->start(id, gpu.plan(as_node(task), task.algorithm));
+      return;
+    }
+    hw::ServiceUnit& unit = *units_[type][static_cast<size_t>(instance)];
+    if (!phus_[type].empty()) {
+      auto& core = dynamic_cast<hw::PhuCore&>(unit);
+      core.next_is_conversion_bound(task.cost.bound == hw::Bound::conversion);
+      result_.conversion_energy_pj[static_cast<size_t>(id)] = conversion_energy(task, type);
+    }
+    unit.start(id, task.cost.time.count_ps());
+  }
+
+  double conversion_energy(const opt::Task& task, size_t type) const {
+    if (system_.profile() != Profile::standard) return 0.0;  // lightcode: DAC/ADC sit on the links
+    const hw::PhuSpec spec = phu_spec(type);
+    double in = 0, out = 0;
+    for (const auto& t : task.input_types) in += static_cast<double>(t.shape.elements());
+    for (const auto& t : task.outputs) out += static_cast<double>(t.shape.elements());
+    return Energy::from_joules(in * spec.dac.energy_per_sample_j + out * spec.adc.energy_per_sample_j).picojoules();
+  }
+
+  const hw::PhuSpec& phu_spec(size_t type) const {
+    auto it = phu_specs_.find(type);
+    if (it == phu_specs_.end()) it = phu_specs_.emplace(type, hw::parse_phu_spec(system_.unit(static_cast<hw::UnitType>(type)).spec)).first;
+    return it->second;
+  }
+
+  const opt::TaskGraph& graph_;
+  const std::vector<opt::Task>& tasks_;
+  const hw::System& system_;
+  EngineOptions options_;
+  MemoryTracker memory_;
+  EventResult result_;
+  std::vector<uint32_t> use_begin_;
+  std::vector<Use> uses_;
+  std::vector<int32_t> pending_;
+  std::vector<std::vector<std::unique_ptr<hw::ServiceUnit>>> units_;
+  std::vector<std::unique_ptr<hw::Gpu>> gpus_;
+  std::vector<std::vector<hw::PhuCore*>> phus_;
+  std::vector<std::unique_ptr<hw::LinkChannel>> channels_;
+  std::vector<std::vector<uint8_t>> free_;  // per unit type: instance is free
+  std::vector<std::priority_queue<TaskId, std::vector<TaskId>, std::greater<>>> ready_;
+  std::vector<Residence> residence_;
+  std::vector<Transfer> transfers_;
+  std::vector<TransferRecord> records_;
+  std::priority_queue<Timed, std::vector<Timed>, std::greater<>> timeline_;
+  int64_t seq_ = 0;
+  size_t finished_ = 0;
+  std::string failure_;
+  mutable std::map<size_t, hw::PhuSpec> phu_specs_;
+  sc_core::sc_event dispatch_ev_;
+  sc_core::sc_event arrival_ev_;
+  sc_core::sc_trace_file* vcd_ = nullptr;
+};
+
+bool g_elaborated = false;
+
+}  // namespace
+
+EventResult simulate(const opt::TaskGraph& tasks, const hw::System& system, const EngineOptions& options) {
+  if (g_elaborated) {
+    throw Error("the SystemC engine runs once per process (SystemC elaborates once); run each point in its own process");
+  }
+  g_elaborated = true;
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);  // the banner never reaches our output
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  const auto t0 = std::chrono::steady_clock::now();
+  Engine engine("engine", tasks, system, options);
+  const auto t1 = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  const auto t2 = std::chrono::steady_clock::now();
+  if (!engine.failure().empty()) throw Error(engine.failure());
+  if (engine.finished() != tasks.tasks.size()) {
+    throw Error("event engine: " + std::to_string(tasks.tasks.size() - engine.finished()) +
+                " tasks never became ready (a dependency cycle?)");
+  }
+  EventResult r = engine.take_result();
+  r.elaborate_seconds = std::chrono::duration<double>(t1 - t0).count();
+  r.run_seconds = std::chrono::duration<double>(t2 - t1).count();
+  return r;
+}
+
+}  // namespace lightcode::engine
+
+// libsystemc.so refers to sc_main (its own main() would call it). LightCode's executables have
+// their own main() and drive the kernel through engine::simulate(); this definition sits here,
+// in the object every engine user links, only to satisfy the linker. It is never called.
+int sc_main(int /*argc*/, char* /*argv*/[]) { return 0; }

@@ -1,0 +1,46 @@
+#pragma once
+// SRAM and HBM occupancy over simulated time. A task's outputs are allocated where its unit
+// keeps them (SRAM for the PHU and SRAM bookkeeping, HBM for GPU, CPU and graph inputs) when
+// it finishes, and freed when its last consumer has finished. Graph inputs (weights, tokens,
+// cache) and graph outputs stay resident. An allocation that would overflow a finite SRAM
+// either spills to HBM (when asked) or stops the simulation with an error naming the task.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hw_models/system.hpp"
+#include "sim/opt/task_graph.hpp"
+
+namespace lightcode::engine {
+
+struct EventResult;
+
+enum class Residence : uint8_t { none, hbm, sram };
+
+class MemoryTracker {
+ public:
+  MemoryTracker(const hw::System& system, bool spill, size_t tasks);
+
+  // Returns false (and keeps the reason in error()) when SRAM would overflow without spill.
+  bool produced(int32_t task, const opt::Task& t, size_t consumers, Residence where, int64_t now_ps);
+  void consumed(int32_t producer, int64_t now_ps);
+  const std::string& error() const { return error_; }
+  void finish(EventResult& out);
+
+ private:
+  void sample(int64_t now_ps);
+
+  int64_t sram_capacity_ = 0;  // 0 = unlimited
+  bool spill_;
+  int64_t sram_ = 0, hbm_ = 0, sram_peak_ = 0, hbm_peak_ = 0, spills_ = 0;
+  std::vector<int64_t> bytes_;
+  std::vector<int32_t> remaining_;  // consumers still to finish; -1 = resident for good
+  std::vector<Residence> where_;
+  struct Sample {
+    int64_t t, sram, hbm;
+  };
+  std::vector<Sample> samples_;
+  std::string error_;
+};
+
+}  // namespace lightcode::engine

@@ -1,0 +1,25 @@
+#pragma once
+// Perfetto / Chrome trace (JSON trace-event format, what ui.perfetto.dev and chrome://tracing
+// open): one track per unit instance with one slice per task, one track per link channel
+// with one slice per transfer. Timestamps are microseconds with picosecond digits.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/results/report.hpp"
+
+namespace lightcode::results {
+
+struct TraceTransfer {
+  std::string track;  // link channel(s) it crossed, e.g. "sram->cpu"
+  std::string name;   // "12->15"
+  int64_t start_ps = 0;
+  int64_t end_ps = 0;
+  int64_t bytes = 0;
+};
+
+std::string trace_json(const PointResult& point, const std::vector<TraceTransfer>& transfers);
+// Writes trace_json() to `path` (atomically); throws lightcode::Error naming the path.
+void write_trace(const std::string& path, const PointResult& point, const std::vector<TraceTransfer>& transfers);
+
+}  // namespace lightcode::results

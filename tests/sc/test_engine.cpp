@@ -1,0 +1,273 @@
+// The SystemC event engine. SystemC elaborates once per process, so every test case here
+// simulates at most once; ctest runs each case in its own process (doctest discovery).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <unistd.h>
+
+#include "frontend/load_model.hpp"
+#include "hw_models/gpu/gpu_model.hpp"
+#include "hw_models/system.hpp"
+#include "sim/engine/engine.hpp"
+#include "sim/opt/expand.hpp"
+#include "sim/opt/partition.hpp"
+#include "sim/opt/placement.hpp"
+#include "sim/opt/stacked_graph.hpp"
+#include "sim/sched/list_scheduler.hpp"
+#include "sim/sweep/run_point.hpp"
+#include "tests/support/nodes.hpp"
+#include "tests/support/paths.hpp"
+
+using namespace lightcode;
+using lightcode::test::op;
+
+namespace {
+
+constexpr const char* kMemory =
+    "memory:\n  hbm: {from: ../hardware/hbm_lightcode.yaml}\n  sram: {from: ../hardware/sram_lightcode.yaml}\n";
+
+hw::System system_of(const std::string& units, const std::string& links = "", Profile p = Profile::standard) {
+  const std::string text = "name: test\nunits:\n" + units + kMemory + (links.empty() ? "" : "links:\n" + links);
+  return hw::System::from_config(ConfigNode::parse(text, "test_system.yaml", test::source_dir() + "/configs/systems"), p);
+}
+
+// One task per op, all on unit type `unit`, no edges between them.
+opt::TaskGraph independent(const hw::System& sys, hw::UnitType unit, const std::vector<ir::Node>& ops) {
+  opt::TaskGraph g;
+  for (const ir::Node& n : ops) {
+    opt::Task t;
+    t.name = n.kind_name;
+    t.kind = n.kind;
+    t.kind_name = n.kind_name;
+    t.unit = unit;
+    t.algorithm = sys.model(unit).algorithms(n).ids[0];
+    t.cost = sys.model(unit).estimate(n, t.algorithm);
+    t.input_types = n.input_types;
+    t.outputs = n.outputs;
+    g.tasks.push_back(std::move(t));
+  }
+  return g;
+}
+
+engine::EventResult one_task(const hw::System& sys, const std::string& unit, const ir::Node& n) {
+  return engine::simulate(independent(sys, sys.find(unit), {n}), sys, {});
+}
+
+const ir::Node kGemm = op("dense", {{2048, 1024}, {1024, 1024}}, {2048, 1024});
+
+sweep::PointSpec gpt2_point(const std::string& model, int64_t seq, const std::string& system) {
+  sweep::PointSpec p;
+  p.id = "p0";
+  p.model = model;
+  p.sequence_length = seq;
+  p.system = test::source_dir() + "/configs/systems/" + system + ".yaml";
+  p.profile = "default";
+  p.fidelity = "event";
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("one task on an idle system: event time = estimate(), CPU") {
+  const hw::System sys = system_of("  cpu: {from: ../hardware/xeon_8480.yaml}\n");
+  const ir::Node n = op("softmax", {{1, 12, 128, 128}}, {1, 12, 128, 128});
+  const auto r = one_task(sys, "cpu", n);
+  CHECK(r.schedule.slots[0].end_ps == sys.model(sys.find("cpu")).estimate(n, 0).time.count_ps());
+  CHECK(r.schedule.slots[0].end_ps > 0);
+}
+
+TEST_CASE("one task on an idle system: event time = estimate(), GPU") {
+  const hw::System sys = system_of("  gpu: {from: ../hardware/h100_sxm.yaml}\n");
+  const hw::UnitType gpu = sys.find("gpu");
+  const auto r = one_task(sys, "gpu", kGemm);
+  CHECK(r.schedule.slots[0].end_ps == sys.model(gpu).estimate(kGemm, 0).time.count_ps());
+}
+
+TEST_CASE("one task on an idle system: event time = estimate(), PHU") {
+  const hw::System sys = system_of("  phu: {from: ../hardware/phu_lightning.yaml}\n");
+  const ir::Node n = op("matrix_matrix", {{150, 768}, {2304, 768}}, {150, 2304});
+  const auto r = one_task(sys, "phu", n);
+  CHECK(r.schedule.slots[0].end_ps == sys.model(sys.find("phu")).estimate(n, 0).time.count_ps());
+}
+
+TEST_CASE("one task on an idle system: event time = estimate(), SRAM") {
+  const hw::System sys = system_of("  cpu: {from: ../hardware/cpu_lightcode.yaml}\n");
+  const ir::Node n = op("split_sram", {{12, 5, 64}}, {12, 5, 64});
+  const auto r = one_task(sys, "sram", n);
+  CHECK(r.schedule.slots[0].end_ps == sys.model(sys.find("sram")).estimate(n, 0).time.count_ps());
+}
+
+TEST_CASE("GPU: 145 CTAs on 144 SMs take two waves") {
+  const hw::System sys = system_of("  gpu: {from: ../hardware/h100_lightcode.yaml}\n");
+  const auto& gpu = dynamic_cast<const hw::GpuModel&>(sys.model(sys.find("gpu")));
+  // 145 x 1 output tiles of 128 x 128, deep enough not to split K.
+  const ir::Node n = op("dense", {{128 * 145, 4096}, {128, 4096}}, {128 * 145, 128});
+  const hw::KernelPlan plan = gpu.plan(n, hw::kGpuTensorCore);
+  REQUIRE(plan.ctas == 145);
+  REQUIRE(plan.sms == 144);
+  const auto r = one_task(sys, "gpu", n);
+  CHECK(r.schedule.slots[0].end_ps == (plan.launch + plan.per_wave * 2).count_ps());
+  // One tile fewer would have been one wave.
+  const ir::Node fewer = op("dense", {{128 * 144, 4096}, {128, 4096}}, {128 * 144, 128});
+  CHECK(gpu.plan(fewer, hw::kGpuTensorCore).waves == 1);
+}
+
+TEST_CASE("GPU: fewer SMs in the config lengthen a big GEMM proportionally") {
+  const hw::System full = system_of("  gpu: {from: ../hardware/h100_sxm.yaml}\n");
+  const hw::System half = system_of("  gpu: {from: ../hardware/h100_sxm.yaml, sms_per_tpc: 1}\n");
+  const ir::Node big = op("dense", {{8192, 8192}, {8192, 8192}}, {8192, 8192}, ir::DType::bfloat16);
+  const int64_t full_ps = full.model(full.find("gpu")).estimate(big, 0).time.count_ps();
+  const auto r = one_task(half, "gpu", big);
+  const auto& gpu = dynamic_cast<const hw::GpuModel&>(half.model(half.find("gpu")));
+  const hw::KernelPlan plan = gpu.plan(big, 0);
+  const double ratio = static_cast<double>(r.schedule.slots[0].end_ps - plan.launch.count_ps()) /
+                       static_cast<double>(full_ps - plan.launch.count_ps());
+  CHECK(ratio == doctest::Approx(2.0).epsilon(0.02));
+}
+
+TEST_CASE("PHU: two products on one core serialise") {
+  const hw::System sys = system_of("  phu: {from: ../hardware/phu_lightcode.yaml, cores: 1}\n");
+  const ir::Node n = op("matrix_matrix", {{64, 512}, {256, 512}}, {64, 256});
+  const auto r = engine::simulate(independent(sys, sys.find("phu"), {n, n}), sys, {});
+  const int64_t one = sys.model(sys.find("phu")).estimate(n, 0).time.count_ps();
+  CHECK(r.schedule.slots[1].start_ps == r.schedule.slots[0].end_ps);
+  CHECK(r.schedule.makespan_ps == 2 * one);
+}
+
+TEST_CASE("PHU: two products on two cores overlap") {
+  const hw::System sys = system_of("  phu: {from: ../hardware/phu_lightcode.yaml, cores: 2}\n");
+  const ir::Node n = op("matrix_matrix", {{64, 512}, {256, 512}}, {64, 256});
+  const auto r = engine::simulate(independent(sys, sys.find("phu"), {n, n}), sys, {});
+  const int64_t one = sys.model(sys.find("phu")).estimate(n, 0).time.count_ps();
+  CHECK(r.schedule.slots[0].start_ps == 0);
+  CHECK(r.schedule.slots[1].start_ps == 0);
+  CHECK(r.schedule.slots[0].instance != r.schedule.slots[1].instance);
+  CHECK(r.schedule.makespan_ps == one);
+}
+
+TEST_CASE("PHU: the DAC-bound case shows conversion time") {
+  const hw::System sys = system_of(
+      "  phu: {from: ../hardware/phu_lightcode.yaml, multiplex: 1024,\n"
+      "        dac: {latency: 1 ns, sample_rate: 1 GS/s, energy_per_sample: 3.18 pJ},\n"
+      "        adc: {latency: 1 ns, sample_rate: 1 GS/s, energy_per_sample: 1.6 pJ}}\n");
+  const ir::Node n = op("matrix_matrix", {{64, 512}, {256, 512}}, {64, 256});
+  const hw::Cost c = sys.model(sys.find("phu")).estimate(n, 0);
+  REQUIRE(c.bound == hw::Bound::conversion);
+  const auto r = one_task(sys, "phu", n);
+  const int64_t samples = 64 * 512 + 256 * 512;  // every input element through the DAC
+  CHECK(r.schedule.slots[0].end_ps == c.time.count_ps());
+  CHECK(c.time.count_ps() == samples * 1000 + 2000);  // 1 ns per sample, plus both latencies
+  CHECK(r.conversion_ps[static_cast<size_t>(sys.find("phu"))] == c.time.count_ps());
+  CHECK(r.conversion_energy_pj[0] == doctest::Approx(samples * 3.18 + 64 * 256 * 1.6));
+}
+
+TEST_CASE("contention off reproduces the analytical timeline exactly: GPT-2 on CPU/PHU") {
+  sweep::PointSpec p = gpt2_point("gpt2", 150, "cpu_phu");
+  sweep::PointOptions o;
+  o.engine.contention = false;
+  p.fidelity = "analytical";
+  const auto analytical = sweep::run_point(p, o);
+  p.fidelity = "event";
+  const auto event = sweep::run_point(p, o);
+  REQUIRE(analytical.result.tasks.size() == event.result.tasks.size());
+  for (size_t i = 0; i < analytical.result.tasks.size(); ++i) {
+    CAPTURE(i);
+    CHECK(event.result.tasks[i].start_ps == analytical.result.tasks[i].start_ps);
+    CHECK(event.result.tasks[i].end_ps == analytical.result.tasks[i].end_ps);
+    CHECK(event.result.tasks[i].unit == analytical.result.tasks[i].unit);
+  }
+  CHECK(event.result.summary.makespan_ps == analytical.result.summary.makespan_ps);
+}
+
+TEST_CASE("contention off reproduces the analytical timeline exactly: llama-2-7b on GPU/PHU") {
+  sweep::PointSpec p = gpt2_point("llama-2-7b", 512, "gpu_phu");
+  sweep::PointOptions o;
+  o.engine.contention = false;
+  const auto event = sweep::run_point(p, o);
+  CHECK(event.result.summary.makespan_ps == event.result.summary.analytical_makespan_ps);
+  // The analytical schedule of the same tasks, slot by slot.
+  const hw::System sys = hw::System::load(p.system, Profile::standard);
+  const sched::Schedule s = sched::list_schedule(event.tasks, sched::unit_instances(sys));
+  for (size_t i = 0; i < event.tasks.tasks.size(); ++i) {
+    CAPTURE(i);
+    CHECK(event.schedule.slots[i].start_ps == s.slots[i].start_ps);
+    CHECK(event.schedule.slots[i].end_ps == s.slots[i].end_ps);
+  }
+}
+
+TEST_CASE("contention on: a saturated link lengthens the makespan and shows its queue") {
+  // One CPU task feeds four products on four PHU cores through a 1 GB/s SRAM -> PHU link.
+  const hw::System sys = system_of(
+      "  cpu: {from: ../hardware/cpu_lightcode.yaml}\n  phu: {from: ../hardware/phu_lightcode.yaml, cores: 4}\n",
+      "  - {src: sram, dst: cpu, latency: 1 ns, bandwidth: 100 GB/s, energy_per_bit: 0.4 pJ/bit}\n"
+      "  - {src: sram, dst: phu, latency: 10 ns, bandwidth: 1 GB/s, energy_per_bit: 0.4 pJ/bit}\n");
+  const hw::UnitType cpu = sys.find("cpu"), phu = sys.find("phu");
+  const ir::Node product = op("matrix_matrix", {{64, 512}, {256, 512}}, {64, 256});
+  opt::TaskGraph g = independent(sys, cpu, {op("add", {{256, 1024}, {256, 1024}}, {256, 1024})});
+  opt::TaskGraph products = independent(sys, phu, {product, product, product, product});
+  const hw::Cost move = sys.transfers().estimate(ir::TensorType{ir::Shape{256, 1024}, ir::DType::float32}, cpu, phu);
+  for (opt::Task& t : products.tasks) {
+    t.inputs = {opt::TaskInput{0, move}};
+    g.tasks.push_back(t);
+  }
+  const sched::Schedule analytical = sched::list_schedule(g, sched::unit_instances(sys));
+  const auto r = engine::simulate(g, sys, {});
+  CHECK(r.schedule.makespan_ps > analytical.makespan_ps);
+  // Analytically all four start together; on the shared link they arrive one after another.
+  CHECK(analytical.slots[1].start_ps == analytical.slots[4].start_ps);
+  CHECK(r.schedule.slots[4].start_ps > r.schedule.slots[1].start_ps);
+  int64_t queued = 0;
+  for (const auto& link : r.links) {
+    if (link.name == "sram->phu") {
+      queued = link.queue_delay_ps;
+      CHECK(link.bytes == 4 * 256 * 1024 * 4);
+      CHECK(link.tasks == 4);
+    }
+  }
+  CHECK(queued > 0);
+  // Each transfer waited for the ones before it: 0 + 1 + 2 + 3 serialisation times, less the
+  // stagger the faster CPU -> SRAM hop already put between them (1 MiB at 100 GB/s each).
+  const int64_t slow = 256 * 1024 * 4 * 1000;  // 1 MiB at 1 GB/s, in ps
+  const int64_t fast = slow / 100;
+  CHECK(queued == doctest::Approx(6.0 * static_cast<double>(slow - fast)).epsilon(1e-6));
+}
+
+TEST_CASE("energy breakdown sums to the total within 1e-9 relative") {
+  const auto r = sweep::run_point(gpt2_point("gpt2", 128, "h100_sxm_phu"));
+  double sum = 0.0;
+  bool conversion = false;
+  for (const auto& row : r.result.energy) {
+    sum += row.energy_pj;
+    conversion = conversion || row.category == "conversion";
+  }
+  CHECK(sum == doctest::Approx(r.result.summary.energy_pj).epsilon(1e-9));
+  CHECK(r.result.summary.energy_pj > 0.0);
+  (void)conversion;
+}
+
+TEST_CASE("memory profile: SRAM and HBM occupancy over time, SRAM overflow is a clear error") {
+  const std::string dir = test::source_dir() + "/configs/systems/";
+  const std::string tiny = "/tmp/lightcode_tiny_sram_" + std::to_string(::getpid()) + ".yaml";
+  {
+    std::ofstream out(tiny);
+    out << "name: tiny SRAM\nunits:\n  cpu: {from: " << dir << "../hardware/cpu_lightcode.yaml}\n"
+        << "  phu: {from: " << dir << "../hardware/phu_lightcode.yaml}\nmemory:\n"
+        << "  hbm: {from: " << dir << "../hardware/hbm_lightcode.yaml}\n  sram: {from: " << dir
+        << "../hardware/sram_lightcode.yaml, capacity: 64 KiB}\nlinks:\n"
+        << "  - {src: hbm, dst: sram, latency: 1 ns, bandwidth: 1 TB/s, energy_per_bit: 1 pJ/bit}\n"
+        << "  - {src: sram, dst: cpu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 1 pJ/bit}\n"
+        << "  - {src: sram, dst: phu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 1 pJ/bit}\n";
+  }
+  sweep::PointSpec p = gpt2_point("gpt2", 64, "cpu_phu");
+  p.system = tiny;
+  try {
+    sweep::run_point(p);
+    FAIL("expected an SRAM overflow");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("SRAM overflow") != std::string::npos);
+    CHECK(std::string(e.what()).find("65536 B") != std::string::npos);
+  }
+  std::remove(tiny.c_str());
+}

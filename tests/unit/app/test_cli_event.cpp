@@ -1,0 +1,103 @@
+// `lightcode run` at event fidelity: worker processes, the Perfetto trace, the VCD waveform,
+// both makespans in the results, and no SystemC banner in the output.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "tests/support/run.hpp"
+
+using lightcode::test::run_lightcode;
+using lightcode::test::source_dir;
+
+namespace {
+
+std::string temp(const std::string& stem) { return "/tmp/lightcode_event_" + stem + "_" + std::to_string(::getpid()); }
+
+std::string scenario(const std::string& stem, const std::string& extra = "") {
+  const std::string path = temp(stem) + ".yaml";
+  std::ofstream(path) << "model: gpt2\nsequence_length: 32\nsystem: " << source_dir()
+                      << "/configs/systems/cpu_phu.yaml\nprofile: default\n" << extra;
+  return path;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+TEST_CASE("event fidelity is the default; the output has no SystemC banner") {
+  const std::string s = scenario("banner");
+  const auto r = run_lightcode("run " + s + " --out " + temp("banner") + ".h5 --details");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("fidelity event") != std::string::npos);
+  CHECK(r.out.find("analytical") != std::string::npos);  // both makespans are reported
+  for (const std::string& text : {r.out, r.err}) {
+    CHECK(text.find("SystemC") == std::string::npos);
+    CHECK(text.find("Copyright") == std::string::npos);
+  }
+  std::remove(s.c_str());
+  std::remove((temp("banner") + ".h5").c_str());
+}
+
+TEST_CASE("--trace writes a Perfetto / Chrome trace: one track per unit, slices for tasks and transfers") {
+  const std::string s = scenario("trace");
+  const std::string trace = temp("trace") + ".json";
+  const auto r = run_lightcode("run " + s + " --out " + temp("trace") + ".h5 --trace " + trace);
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(slurp(trace));
+  REQUIRE(j.contains("traceEvents"));
+  int slices = 0, transfers = 0, tracks = 0;
+  for (const auto& e : j["traceEvents"]) {
+    REQUIRE(e.contains("ph"));
+    REQUIRE(e.contains("pid"));
+    if (e["ph"] == "X") {
+      CHECK(e.contains("ts"));
+      CHECK(e.contains("dur"));
+      CHECK(e.contains("tid"));
+      CHECK(e["dur"].get<double>() >= 0.0);
+      ++slices;
+      transfers += e["cat"] == "transfer";
+    } else if (e["ph"] == "M" && e["name"] == "thread_name") {
+      ++tracks;
+    }
+  }
+  CHECK(slices > 500);
+  CHECK(transfers > 0);
+  CHECK(tracks >= 4);  // cpu0, phu0, hbm0, sram0 and link channels
+  std::remove(s.c_str());
+  std::remove(trace.c_str());
+  std::remove((temp("trace") + ".h5").c_str());
+}
+
+TEST_CASE("--vcd writes the units' busy signals as a VCD waveform") {
+  const std::string s = scenario("vcd");
+  const std::string vcd = temp("vcd") + ".vcd";
+  const auto r = run_lightcode("run " + s + " --out " + temp("vcd") + ".h5 --vcd " + vcd);
+  REQUIRE(r.exit_code == 0);
+  const std::string text = slurp(vcd);
+  CHECK(text.find("$timescale") != std::string::npos);
+  CHECK(text.find("cpu0") != std::string::npos);
+  CHECK(text.find("phu0") != std::string::npos);
+  CHECK(text.find("$enddefinitions") != std::string::npos);
+  std::remove(s.c_str());
+  std::remove(vcd.c_str());
+  std::remove((temp("vcd") + ".h5").c_str());
+}
+
+TEST_CASE("several event points run in worker processes, one per point") {
+  const std::string s = scenario("sweep", "sweep:\n  sequence_length: [16, 32, 48]\n");
+  const auto r = run_lightcode("run " + s + " --out " + temp("sweep") + ".h5");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("CPU/PHU                         16") != std::string::npos);
+  CHECK(r.out.find("CPU/PHU                         48") != std::string::npos);
+  std::remove(s.c_str());
+  std::remove((temp("sweep") + ".h5").c_str());
+}

@@ -15,9 +15,10 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The main job: the published LightCode results table, reproduced.
+# The main job: the published LightCode results table, reproduced, and its plots.
 demo: build
 	$(BUILD)/lightcode run scenarios/seed_table.yaml
+	/usr/bin/python3 tools/plot.py results/seed_table.h5 --out results/seed_table_plots
 
 # Every test, in parallel, one ctest entry per test case.
 test: build

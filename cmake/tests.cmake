@@ -32,3 +32,6 @@ lightcode_unit_test(regression_seed
 lightcode_unit_test(sc_engine
   SOURCES tests/sc/test_engine.cpp
   LIBS lc_sweep)
+
+# tools/plot.py: a small sweep plotted end to end, plus synthetic files (PHU scaling).
+add_test(NAME tools:plot COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_plot.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR})

@@ -14,5 +14,8 @@ void register_inspect(CLI::App& app, CommandAction& action);
 void register_hw(CLI::App& app, CommandAction& action);
 void register_calibrate(CLI::App& app, CommandAction& action);
 void register_run(CLI::App& app, CommandAction& action);
+void register_sweep(CLI::App& app, CommandAction& action);
+void register_merge(CLI::App& app, CommandAction& action);
+void register_crossover(CLI::App& app, CommandAction& action);
 
 }  // namespace lightcode::app

@@ -21,6 +21,9 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "lightcode 0.1.0");
   lightcode::app::CommandAction action;
   lightcode::app::register_run(app, action);
+  lightcode::app::register_sweep(app, action);
+  lightcode::app::register_merge(app, action);
+  lightcode::app::register_crossover(app, action);
   lightcode::app::register_inspect(app, action);
   lightcode::app::register_hw(app, action);
   lightcode::app::register_calibrate(app, action);

@@ -343,6 +343,51 @@ void emit(const ConfigValue& v, int indent, std::string& out) {
 }
 }  // namespace
 
+ConfigNode ConfigNode::with_value(const std::string& dotted_path, const std::string& value,
+                                  const std::string& origin) const {
+  // Copy the whole tree, then walk this node's path and the new one inside the copy.
+  auto copy = std::make_shared<ConfigValue>(*root_);
+  std::vector<std::string> keys;
+  auto split = [&](const std::string& path) {
+    size_t start = 0;
+    while (start <= path.size()) {
+      const size_t dot = path.find('.', start);
+      const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      if (!key.empty()) keys.push_back(key);
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+  };
+  split(path_);
+  split(dotted_path);
+  auto file = std::make_shared<const std::string>(origin);
+  ConfigValue* at = copy.get();
+  for (const std::string& key : keys) {
+    if (at->kind != ConfigValue::Kind::map) {
+      throw Error(SourcePlace{origin, 0, 0, dotted_path}, "'" + key + "' is inside a value that is not a mapping");
+    }
+    auto it = std::find_if(at->entries.begin(), at->entries.end(), [&](const auto& e) { return e.first == key; });
+    if (it == at->entries.end()) {
+      ConfigValue fresh;
+      fresh.kind = ConfigValue::Kind::map;
+      fresh.file = file;
+      at->entries.emplace_back(key, std::move(fresh));
+      it = at->entries.end() - 1;
+    }
+    at = &it->second;
+  }
+  at->kind = ConfigValue::Kind::scalar;
+  at->scalar = value;
+  at->entries.clear();
+  at->items.clear();
+  at->file = file;
+  at->line = 0;
+  at->column = 0;
+  std::shared_ptr<const ConfigValue> root = copy;
+  // The returned node is the root of the new tree; callers re-navigate from it.
+  return ConfigNode(root, root.get(), "");
+}
+
 std::string ConfigNode::to_yaml(int indent) const {
   std::string out;
   emit(*value_, indent, out);

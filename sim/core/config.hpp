@@ -65,6 +65,11 @@ class ConfigNode {
   bool boolean(std::string_view key) const { return at(key).as_bool(); }
 
   [[noreturn]] void fail(const std::string& message) const;
+  // A copy of the whole tree with the scalar at `dotted_path` (relative to this node, e.g.
+  // "units.phu.cores") set to `value`; missing maps on the way are created. `origin` stands
+  // in for the file in errors about the new value ("sweep axis phu.cores").
+  ConfigNode with_value(const std::string& dotted_path, const std::string& value,
+                        const std::string& origin) const;
   // The resolved tree (inheritance applied) as block YAML, indented by `indent` spaces.
   std::string to_yaml(int indent = 0) const;
 

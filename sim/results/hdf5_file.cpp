@@ -56,6 +56,10 @@ const Fields<PointSummary>& summary_fields() {
       {"subgraphs", &S::subgraphs},
       {"subgraphs_solved", &S::subgraphs_solved},
       {"subgraphs_reused", &S::subgraphs_reused},
+      {"new_tokens", &S::new_tokens},
+      {"ttft_s", &S::ttft_s},
+      {"tpot_s", &S::tpot_s},
+      {"energy_per_token_pj", &S::energy_per_token_pj},
   };
   return fields;
 }
@@ -358,7 +362,7 @@ std::string creation_time() {
   return text;
 }
 
-void write_results(const std::string& path, const ResultsFile& file) {
+void write_results(const std::string& path, const ResultsFile& file, bool durable) {
   const std::string prefix = "cannot write results file '" + path + "': ";
   namespace fs = std::filesystem;
   const fs::path parent = fs::path(path).parent_path();
@@ -372,7 +376,7 @@ void write_results(const std::string& path, const ResultsFile& file) {
     const std::string created = creation_time();
     const h5::QuietErrors quiet;
     write_file(temporary, file, created);
-    sync_path(temporary, false);
+    if (durable) sync_path(temporary, false);
     if (std::rename(temporary.c_str(), path.c_str()) != 0) {
       throw Error("cannot rename '" + temporary + "' to it: " + std::strerror(errno));
     }
@@ -380,7 +384,7 @@ void write_results(const std::string& path, const ResultsFile& file) {
     std::remove(temporary.c_str());
     throw Error(prefix + e.what());
   }
-  sync_path(parent.empty() ? "." : parent.string(), true);
+  if (durable) sync_path(parent.empty() ? "." : parent.string(), true);
 }
 
 ResultsFile read_results(const std::string& path) {

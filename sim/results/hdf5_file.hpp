@@ -33,7 +33,9 @@ constexpr int64_t kResultsFormatVersion = 1;
 // is removed, any previous file at `path` is left as it was, and lightcode::Error naming
 // `path` is thrown. Point ids must be unique, non-empty and free of '/'; parameter names must
 // be non-empty, unique within a point and not "status" or "error".
-void write_results(const std::string& path, const ResultsFile& file);
+// `durable` = false skips the fsyncs: the rename is still atomic for a crash of the process
+// (what a killed sweep worker is), not for one of the machine; sweeps use it for their parts.
+void write_results(const std::string& path, const ResultsFile& file, bool durable = true);
 
 // Reads a file written by write_results back: equal, field by field, to what was written.
 // Throws lightcode::Error naming `path` (and the point) when it is missing or malformed.

@@ -73,6 +73,11 @@ struct PointSummary {
   int64_t subgraphs = 0;
   int64_t subgraphs_solved = 0;
   int64_t subgraphs_reused = 0;
+  // stage generate: prefill(P) then one decode step per new token
+  int64_t new_tokens = 0;
+  double ttft_s = 0.0;               // time to first token: the prefill's makespan
+  double tpot_s = 0.0;               // per-token latency: mean decode-step makespan
+  double energy_per_token_pj = 0.0;  // (prefill + decode energy) / new tokens
 };
 
 struct PointResult {

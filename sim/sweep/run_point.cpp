@@ -113,7 +113,12 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
   for (const auto& [key, e] : rows) out.energy.push_back(results::EnergyRow{key.first, key.second, e});
 }
 
+namespace {
+PointRun run_generation(const PointSpec& point, const PointOptions& options);
+}  // namespace
+
 PointRun run_point(const PointSpec& point, const PointOptions& options) {
+  if (point.stage == "generate") return run_generation(point, options);
   const auto profile = parse_profile(point.profile);
   if (!profile) throw Error("unknown profile '" + point.profile + "' (expected default or lightcode)");
   const opt::Objective objective = parse_objective(point.objective);
@@ -124,7 +129,7 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   req.traced_length = point.traced_length;
   req.input_rule = *profile == Profile::lightcode ? ir::InputTypeRule::entry0 : ir::InputTypeRule::own_entry;
   const ir::Graph graph = frontend::load_model(req);
-  const hw::System system = hw::System::load(point.system, *profile);
+  const hw::System system = hw::System::from_config(system_config(point), *profile);
 
   const opt::StackedGraph stacks(graph, system);
   const opt::Partition part = opt::partition(graph);
@@ -170,5 +175,45 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   }
   return run;
 }
+
+namespace {
+
+// Generation: prefill(P) gives the first token; then one decode step per further token with
+// the KV cache growing P + 1 .. P + T - 1. Decode steps are separate graphs, timed
+// analytically (the event engine runs once per process).
+PointRun run_generation(const PointSpec& point, const PointOptions& options) {
+  if (point.fidelity != "analytical") {
+    throw Error("stage generate runs at analytical fidelity (one graph per token); set `fidelity: analytical`");
+  }
+  if (frontend::is_graph_file(point.model)) {
+    throw Error("stage generate needs a built-in model (a TVM graph file is one traced stage): '" + point.model + "'");
+  }
+  PointSpec step = point;
+  step.stage = "prefill";
+  PointRun run = run_point(step, options);
+  results::PointSummary& sum = run.result.summary;
+  const double prefill_s = sum.makespan_s;
+  double energy = sum.energy_pj;
+  int64_t decode_ps = 0;
+  step.stage = "decode";
+  for (int64_t t = 1; t < point.new_tokens; ++t) {
+    step.sequence_length = point.sequence_length + t;
+    const PointRun d = run_point(step, options);
+    decode_ps += d.result.summary.makespan_ps;
+    energy += d.result.summary.energy_pj;
+  }
+  sum.stage = "generate";
+  sum.new_tokens = point.new_tokens;
+  sum.ttft_s = prefill_s;
+  sum.tpot_s = point.new_tokens > 1 ? Time::ps(decode_ps).seconds() / static_cast<double>(point.new_tokens - 1) : 0.0;
+  sum.makespan_ps = Time::ps(sum.makespan_ps + decode_ps).count_ps();
+  sum.makespan_s = Time::ps(sum.makespan_ps).seconds();
+  sum.analytical_makespan_ps = sum.makespan_ps;
+  sum.energy_pj = energy;
+  sum.energy_per_token_pj = energy / static_cast<double>(point.new_tokens);
+  return run;
+}
+
+}  // namespace
 
 }  // namespace lightcode::sweep

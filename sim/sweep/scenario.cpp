@@ -1,8 +1,10 @@
 #include "sim/sweep/scenario.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "frontend/load_model.hpp"
@@ -13,22 +15,111 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kPointKeys{"model", "traced_length", "stage", "sequence_length",
-                                          "system", "objective", "profile", "fidelity"};
+const std::vector<std::string> kPointKeys{"model",  "traced_length", "stage",     "sequence_length",
+                                          "new_tokens", "system",    "objective", "profile", "fidelity"};
+
+bool is_point_key(const std::string& k) {
+  for (const auto& p : kPointKeys) {
+    if (p == k) return true;
+  }
+  return false;
+}
 
 std::string resolve_path(const std::string& value, const std::string& dir) {
   const fs::path p(value);
   return p.is_absolute() ? value : (fs::path(dir) / p).lexically_normal().string();
 }
 
-void expect_one_of(const ConfigNode& node, const std::string& value,
-                   std::initializer_list<const char*> allowed) {
+void expect_one_of(const ConfigNode& node, const std::string& value, std::initializer_list<const char*> allowed) {
   std::string list;
   for (const char* a : allowed) {
     if (value == a) return;
     list += (list.empty() ? "" : ", ") + std::string(a);
   }
   node.fail("'" + value + "' is not one of: " + list);
+}
+
+// An axis: its name and its values, each with the node it came from (for errors).
+struct Axis {
+  std::string name;
+  std::vector<std::string> values;
+  std::vector<ConfigNode> nodes;  // the value's node (a range's values share the range's)
+};
+
+std::string number_text(double v) {
+  char buf[32];
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+  }
+  return buf;
+}
+
+Axis read_axis(const std::string& name, const ConfigNode& values) {
+  Axis axis;
+  axis.name = name;
+  if (values.is_list()) {
+    if (values.size() == 0) values.fail("sweep axis '" + name + "' is empty");
+    for (size_t i = 0; i < values.size(); ++i) {
+      axis.values.push_back(values[i].as_string());
+      axis.nodes.push_back(values[i]);
+    }
+    return axis;
+  }
+  if (values.is_map()) {
+    values.allow_only({"start", "stop", "step", "factor"});
+    const double start = values.at("start").as_double();
+    const double stop = values.at("stop").as_double();
+    if (values.has("step") == values.has("factor")) values.fail("a range takes either `step` or `factor`");
+    if (stop < start) values.fail("range stop " + number_text(stop) + " is below start " + number_text(start) + ": the axis is empty");
+    if (values.has("step")) {
+      const double step = values.positive_double("step");
+      for (double v = start; v <= stop + 1e-9 * std::fabs(stop); v += step) axis.values.push_back(number_text(v));
+    } else {
+      const double factor = values.at("factor").as_double();
+      if (!(factor > 1.0) || !(start > 0.0)) values.fail("a geometric range needs start > 0 and factor > 1");
+      for (double v = start; v <= stop * (1 + 1e-9); v *= factor) axis.values.push_back(number_text(v));
+    }
+    axis.nodes.assign(axis.values.size(), values);
+    return axis;
+  }
+  values.fail("a sweep axis is a list of values or a range {start, stop, step | factor}");
+}
+
+// Config-path axes ("phu.cores") address a unit of the point's system: units.<u> or memory.<u>.
+std::string config_path(const ConfigNode& system, const std::string& axis, const ConfigNode& where) {
+  const size_t dot = axis.find('.');
+  const std::string unit = axis.substr(0, dot);
+  std::string section;
+  for (const char* s : {"units", "memory"}) {
+    if (system.has(s) && system.at(s).has(unit)) section = s;
+  }
+  if (section.empty() || dot == std::string::npos) {
+    std::string keys, units;
+    for (const auto& k : kPointKeys) keys += (keys.empty() ? "" : ", ") + k;
+    for (const char* s : {"units", "memory"}) {
+      if (!system.has(s)) continue;
+      for (const auto& u : system.at(s).keys()) units += (units.empty() ? "" : ", ") + u;
+    }
+    where.fail("unknown sweep axis '" + axis + "': not a scenario key (" + keys +
+               ") nor <unit>.<key> of a unit of the system (" + units + ")");
+  }
+  // The key must exist in the unit's resolved spec: a typo is caught here, not per point.
+  ConfigNode node = system.at(section).at(unit);
+  std::string rest = axis.substr(dot + 1);
+  while (!rest.empty()) {
+    const size_t d = rest.find('.');
+    const std::string key = rest.substr(0, d);
+    if (!node.has(key)) {
+      std::string keys;
+      for (const auto& k : node.keys()) keys += (keys.empty() ? "" : ", ") + k;
+      where.fail("unknown sweep axis '" + axis + "': unit '" + unit + "' has no key '" + key + "' (keys: " + keys + ")");
+    }
+    node = node.at(key);
+    rest = d == std::string::npos ? "" : rest.substr(d + 1);
+  }
+  return section + "." + axis;
 }
 
 }  // namespace
@@ -44,10 +135,13 @@ void set_point_field(PointSpec& point, const std::string& key, const ConfigNode&
     if (*point.traced_length < 1) value.fail("must be a positive integer");
   } else if (key == "stage") {
     point.stage = value.as_string();
-    expect_one_of(value, point.stage, {"prefill", "decode"});
+    expect_one_of(value, point.stage, {"prefill", "decode", "generate"});
   } else if (key == "sequence_length") {
     point.sequence_length = value.as_int();
     if (point.sequence_length < 1) value.fail("sequence length must be a positive integer, got " + value.as_string());
+  } else if (key == "new_tokens") {
+    point.new_tokens = value.as_int();
+    if (point.new_tokens < 1) value.fail("new_tokens must be a positive integer, got " + value.as_string());
   } else if (key == "system") {
     point.system = resolve_path(value.as_string(), scenario_dir);
     if (!fs::exists(point.system)) value.fail("system file '" + point.system + "' does not exist");
@@ -65,6 +159,12 @@ void set_point_field(PointSpec& point, const std::string& key, const ConfigNode&
   }
 }
 
+ConfigNode system_config(const PointSpec& point) {
+  ConfigNode c = ConfigNode::load_file(point.system);
+  for (const auto& [path, value] : point.overrides) c = c.with_value(path, value, "sweep axis " + path);
+  return c;
+}
+
 Scenario load_scenario(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw Error(SourcePlace{path, 0, 0, ""}, "cannot open scenario file");
@@ -73,51 +173,87 @@ Scenario load_scenario(const std::string& path) {
   Scenario s;
   s.file = path;
   s.text = ss.str();
-  const std::string dir = fs::path(path).parent_path().string();
-  const ConfigNode root = ConfigNode::parse(s.text, path, dir.empty() ? "." : dir);
+  std::string dir = fs::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  const ConfigNode root = ConfigNode::parse(s.text, path, dir);
   std::vector<std::string> allowed{"name", "description", "output", "sweep"};
   allowed.insert(allowed.end(), kPointKeys.begin(), kPointKeys.end());
   root.allow_only(allowed);
   s.name = root.has("name") ? root.string("name") : fs::path(path).stem().string();
-  if (root.has("output")) s.output = resolve_path(root.string("output"), dir.empty() ? "." : dir);
+  if (root.has("output")) s.output = resolve_path(root.string("output"), dir);
 
   PointSpec base;
   for (const std::string& key : kPointKeys) {
-    if (root.has(key)) set_point_field(base, key, root.at(key), dir.empty() ? "." : dir);
+    if (root.has(key)) set_point_field(base, key, root.at(key), dir);
   }
-  // Axes: name -> list of values, in file order.
-  std::vector<std::pair<std::string, ConfigNode>> axes;
+  // Groups of axes; a group advances as one axis (a zip group has several).
+  std::vector<std::vector<Axis>> groups;
   if (root.has("sweep")) {
     const ConfigNode sweep = root.at("sweep");
-    sweep.allow_only(kPointKeys);
+    if (!sweep.is_map()) sweep.fail("expected a mapping of axes");
     for (const std::string& key : sweep.keys()) {
-      const ConfigNode values = sweep.at(key);
-      if (!values.is_list()) values.fail("a sweep axis is a list of values");
-      if (values.size() == 0) values.fail("sweep axis '" + key + "' is empty");
-      axes.emplace_back(key, values);
+      if (key == "zip") {
+        const ConfigNode zip = sweep.at("zip");
+        if (!zip.is_map() || zip.size() == 0) zip.fail("`zip` is a mapping of axes of equal length");
+        std::vector<Axis> group;
+        for (const std::string& z : zip.keys()) group.push_back(read_axis(z, zip.at(z)));
+        for (const Axis& a : group) {
+          if (a.values.size() != group[0].values.size()) {
+            zip.at(a.name).fail("zip axis '" + a.name + "' has " + std::to_string(a.values.size()) + " values but '" +
+                                group[0].name + "' has " + std::to_string(group[0].values.size()));
+          }
+        }
+        groups.push_back(std::move(group));
+      } else {
+        groups.push_back({read_axis(key, sweep.at(key))});
+      }
     }
   }
-  std::vector<size_t> index(axes.size(), 0);
+  // Config-path axes need each point's system; check them against the base system once.
+  std::map<std::string, ConfigNode> systems;
+  std::vector<size_t> index(groups.size(), 0);
   for (;;) {
     PointSpec p = base;
-    for (size_t a = 0; a < axes.size(); ++a) {
-      const ConfigNode v = axes[a].second[index[a]];
-      set_point_field(p, axes[a].first, v, dir.empty() ? "." : dir);
-      p.parameters.emplace_back(axes[a].first, v.as_string());
+    struct ConfigAxis {
+      std::string name, value;
+      const ConfigNode* where;
+    };
+    std::vector<ConfigAxis> config_axes;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      for (const Axis& a : groups[g]) {
+        const std::string& v = a.values[index[g]];
+        const ConfigNode& where = a.nodes[index[g]];
+        if (is_point_key(a.name)) {
+          if (where.is_scalar()) {
+            set_point_field(p, a.name, where, dir);
+          } else {  // a range value: parse it as a scalar in place
+            set_point_field(p, a.name, ConfigNode::parse(v, where.file(), dir), dir);
+          }
+        } else {
+          config_axes.push_back(ConfigAxis{a.name, v, &where});
+        }
+        p.parameters.emplace_back(a.name, v);
+      }
+    }
+    if (!config_axes.empty()) {
+      if (p.system.empty()) root.fail("sweep axes over hardware need a `system`");
+      auto it = systems.find(p.system);
+      if (it == systems.end()) it = systems.emplace(p.system, ConfigNode::load_file(p.system)).first;
+      for (const ConfigAxis& c : config_axes) p.overrides.emplace_back(config_path(it->second, c.name, *c.where), c.value);
     }
     char id[16];
     std::snprintf(id, sizeof id, "p%04zu", s.points.size());
     p.id = id;
     s.points.push_back(std::move(p));
-    // Odometer with the first axis outermost.
-    size_t a = axes.size();
-    while (a > 0 && ++index[a - 1] == axes[a - 1].second.size()) index[--a] = 0;
-    if (a == 0) break;
+    size_t g = groups.size();
+    while (g > 0 && ++index[g - 1] == groups[g - 1][0].values.size()) index[--g] = 0;
+    if (g == 0) break;
   }
   for (const PointSpec& p : s.points) {
     if (p.model.empty()) root.fail("missing key 'model' (a built-in model name or a TVM graph file)");
     if (p.system.empty()) root.fail("missing key 'system' (a configs/systems/*.yaml file)");
     if (p.sequence_length == 0) root.fail("missing key 'sequence_length'");
+    if (p.stage == "generate" && p.new_tokens == 0) root.fail("stage generate needs `new_tokens`");
   }
   return s;
 }

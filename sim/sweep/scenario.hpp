@@ -3,17 +3,24 @@
 //   name: seed_table
 //   model: gpt2                      built-in name, or a TVM graph JSON path (relative to the
 //                                    scenario file); `traced_length: 5` overrides detection
-//   stage: prefill                   prefill | decode
-//   sequence_length: 150             prefill tokens, or the KV-cache length for decode
+//   stage: prefill                   prefill | decode | generate
+//   sequence_length: 150             prefill tokens; the KV-cache length for decode; the
+//                                    prompt length for generate
+//   new_tokens: 32                   generate: tokens produced after the prompt
 //   system: ../configs/systems/cpu.yaml
 //   objective: time                  time | energy | edp
 //   profile: lightcode               lightcode | default
 //   fidelity: event                  event (SystemC, default) | analytical
 //   output: ../results/seed_table.h5
-//   sweep:                           optional: axes over the keys above; points are the
-//     system: [a.yaml, b.yaml]       cartesian product, first axis outermost
-//     sequence_length: [150, 1400]
-// Unknown keys, unknown values and empty axes are errors naming file, line and key.
+//   sweep:                           axes; points are the cartesian product, first axis
+//     system: [a.yaml, b.yaml]       outermost. An axis is a scenario key above, or a path
+//     sequence_length: {start: 128, stop: 1024, step: 128}     into the point's system:
+//     phu.cores: {start: 1, stop: 64, factor: 2}               <unit>.<key>[.<key>...]
+//     zip:                           axes that advance together (equal lengths)
+//       phu.cores: [1, 2, 4]
+//       phu.multiplex: [64, 32, 16]
+// Ranges are inclusive; `factor` makes them geometric. Unknown keys, unknown axis paths,
+// empty axes and zip axes of different lengths are errors naming file, line and key.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,10 +35,12 @@ namespace lightcode::sweep {
 struct PointSpec {
   std::string id;  // "p0000", in point order
   std::vector<std::pair<std::string, std::string>> parameters;  // swept axes: name -> value
+  std::vector<std::pair<std::string, std::string>> overrides;   // system config path -> value
   std::string model;
   std::optional<int64_t> traced_length;
   std::string stage = "prefill";
   int64_t sequence_length = 0;
+  int64_t new_tokens = 0;
   std::string system;
   std::string objective = "time";
   std::string profile = "default";
@@ -51,5 +60,7 @@ Scenario load_scenario(const std::string& path);
 // command-line overrides use this too).
 void set_point_field(PointSpec& point, const std::string& key, const ConfigNode& value,
                      const std::string& scenario_dir);
+// The point's system config with its overrides applied.
+ConfigNode system_config(const PointSpec& point);
 
 }  // namespace lightcode::sweep

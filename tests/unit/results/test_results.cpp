@@ -394,7 +394,8 @@ TEST_CASE("results file: h5py reads /summary as a table") {
   REQUIRE(status == 0);
   CHECK(out.find("fields id,status,error,model,stage,sequence_length,system,objective,profile,"
                  "fidelity,makespan_ps,analytical_makespan_ps,makespan_s,energy_pj,nodes,photonic_selected,"
-                 "photonic_possible,subgraphs,subgraphs_solved,subgraphs_reused,param.system,"
+                 "photonic_possible,subgraphs,subgraphs_solved,subgraphs_reused,new_tokens,ttft_s,tpot_s,"
+                         "energy_per_token_pj,param.system,"
                  "param.sequence_length,param.extra axis\n") != std::string::npos);
   CHECK(out.find("ids p0000,p0001,p0002\n") != std::string::npos);
   CHECK(out.find("makespan_s 0.130160,0.130160,0.000000\n") != std::string::npos);

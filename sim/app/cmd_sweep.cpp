@@ -1,0 +1,94 @@
+// `lightcode sweep` (every point in worker processes, N at a time, resumable, shardable) and
+// `lightcode merge` (shards into one results file).
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+
+#include "sim/app/commands.hpp"
+#include "sim/core/error.hpp"
+#include "sim/results/console_table.hpp"
+#include "sim/results/hdf5_file.hpp"
+#include "sim/sweep/sweep_runner.hpp"
+
+namespace lightcode::app {
+namespace {
+
+struct SweepCli {
+  std::string scenario;
+  int jobs = 1;
+  bool resume = false;
+  std::string shard = "1/1";
+  std::string out;
+  std::optional<std::string> fidelity;
+  bool no_contention = false;
+  bool quiet = false;
+};
+
+int sweep(const SweepCli& c) {
+  sweep::Scenario scenario = sweep::load_scenario(c.scenario);
+  if (c.fidelity) {
+    for (auto& p : scenario.points) p.fidelity = *c.fidelity;
+  }
+  sweep::SweepOptions o;
+  o.jobs = c.jobs;
+  o.resume = c.resume;
+  sweep::parse_shard(c.shard, o.shard_index, o.shard_count);
+  o.output = !c.out.empty() ? c.out : (scenario.output.empty() ? "results/" + scenario.name + ".h5" : scenario.output);
+  o.point.engine.contention = !c.no_contention;
+  if (!c.quiet) {
+    o.progress = &std::cerr;
+    o.progress_bar = ::isatty(STDERR_FILENO) != 0;
+  }
+  const sweep::SweepOutcome r = sweep::run_sweep(scenario, o);
+  if (r.summaries.size() <= 40) std::cout << results::format_seed_table(r.summaries);
+  std::cout << "sweep: " << r.points << " points (" << (o.shard_count > 1 ? "shard " + c.shard + " of " + std::to_string(scenario.points.size()) + ", " : "")
+            << r.ran << " run, " << r.resumed << " resumed, " << r.failed << " failed) in " << r.seconds << " s"
+            << (r.ran > 0 ? ", " + std::to_string(static_cast<double>(r.ran) / r.seconds) + " points/s" : "") << "\n";
+  std::cout << "results: " << o.output << "\n";
+  return r.failed ? 2 : 0;
+}
+
+}  // namespace
+
+void register_sweep(CLI::App& app, CommandAction& action) {
+  auto c = std::make_shared<SweepCli>();
+  CLI::App* cmd = app.add_subcommand(
+      "sweep",
+      "Run every point of a scenario's `sweep:` axes, one worker process per point, N at a time.\n"
+      "Finished points are kept as they finish; --resume continues an interrupted sweep.\n\n"
+      "  lightcode sweep scenarios/phu_scaling.yaml -j 2\n"
+      "  lightcode sweep scenarios/phu_scaling.yaml -j 2 --resume\n"
+      "  lightcode sweep scenarios/phu_scaling.yaml --shard 3/8 --out results/part3.h5   # then: lightcode merge");
+  cmd->add_option("scenario", c->scenario, "Scenario YAML with `sweep:` axes")->required();
+  cmd->add_option("-j,--jobs", c->jobs, "Worker processes at a time")->capture_default_str();
+  cmd->add_flag("--resume", c->resume, "Skip points already done in the results file (or its .parts)");
+  cmd->add_option("--shard", c->shard, "Run the K-th of N deterministic slices of the points: K/N")->capture_default_str();
+  cmd->add_option("--out", c->out, "Results file (default: the scenario's `output:`, else results/<name>.h5)");
+  cmd->add_option("--fidelity", c->fidelity, "Replace every point's fidelity: analytical or event")
+      ->check(CLI::IsMember({"analytical", "event"}));
+  cmd->add_flag("--no-contention", c->no_contention, "Event fidelity without link contention");
+  cmd->add_flag("-q,--quiet", c->quiet, "No progress output");
+  cmd->callback([c, &action] { action = [c] { return sweep(*c); }; });
+}
+
+void register_merge(CLI::App& app, CommandAction& action) {
+  auto inputs = std::make_shared<std::vector<std::string>>();
+  auto out = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand(
+      "merge",
+      "Combine results files of one scenario (shards of a sweep) into one, points in order:\n"
+      "  lightcode merge results/part1.h5 results/part2.h5 -o results/all.h5");
+  cmd->add_option("files", *inputs, "Results files (HDF5) of the same scenario")->required();
+  cmd->add_option("-o,--out", *out, "Merged results file")->required();
+  cmd->callback([inputs, out, &action] {
+    action = [inputs, out] {
+      const results::ResultsFile merged = sweep::merge_results(*inputs);
+      results::write_results(*out, merged);
+      std::cout << "merged " << inputs->size() << " files, " << merged.points.size() << " points: " << *out << "\n";
+      return 0;
+    };
+  });
+}
+
+}  // namespace lightcode::app

@@ -1,0 +1,263 @@
+#include "sim/sweep/sweep_runner.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "sim/core/error.hpp"
+#include "sim/results/hdf5_file.hpp"
+
+namespace lightcode::sweep {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kToolVersion = "lightcode 0.1.0";
+
+std::string part_path(const std::string& dir, const std::string& id) { return dir + "/" + id + ".h5"; }
+
+// Worker exit codes: 0 = the point ran, 10 = it failed and its part says why.
+constexpr int kPointFailed = 10;
+
+void write_point(const std::string& path, const Scenario& s, results::PointResult point) {
+  results::ResultsFile f;
+  f.tool_version = kToolVersion;
+  f.scenario_text = s.text;
+  f.points.push_back(std::move(point));
+  results::write_results(path, f, /*durable=*/false);
+}
+
+// The worker: run one point, write its part, exit without static destructors.
+[[noreturn]] void worker(const Scenario& s, const PointSpec& p, const std::string& path, const PointOptions& o) {
+  if (const char* crash = std::getenv("LIGHTCODE_FAULT_CRASH_POINT"); crash && p.id == crash) ::raise(SIGKILL);
+  results::PointResult r;
+  try {
+    r = run_point(p, o).result;
+  } catch (const std::exception& e) {
+    r = failed_point(p, e.what());
+  }
+  const bool ok = r.summary.status == "ok";
+  try {
+    write_point(path, s, std::move(r));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lightcode: worker for point %s: %s\n", p.id.c_str(), e.what());
+    ::_exit(3);
+  }
+  ::_exit(ok ? 0 : kPointFailed);
+}
+
+std::string eta_text(double seconds) {
+  char buf[32];
+  if (seconds >= 3600) {
+    std::snprintf(buf, sizeof buf, "%dh%02dm", static_cast<int>(seconds / 3600), static_cast<int>(seconds / 60) % 60);
+  } else if (seconds >= 60) {
+    std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(seconds / 60), static_cast<int>(seconds) % 60);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.0fs", seconds);
+  }
+  return buf;
+}
+
+}  // namespace
+
+void parse_shard(const std::string& text, int& index, int& count) {
+  const size_t slash = text.find('/');
+  char* end = nullptr;
+  if (slash != std::string::npos) {
+    const long k = std::strtol(text.c_str(), &end, 10);
+    if (end == text.c_str() + slash) {
+      const long n = std::strtol(text.c_str() + slash + 1, &end, 10);
+      if (*end == '\0' && k >= 1 && n >= 1 && k <= n) {
+        index = static_cast<int>(k);
+        count = static_cast<int>(n);
+        return;
+      }
+    }
+  }
+  throw Error("--shard '" + text + "': expected K/N with 1 <= K <= N, e.g. 2/4");
+}
+
+SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
+  const auto started = Clock::now();
+  if (o.jobs < 1) throw Error("-j must be at least 1");
+  const std::string parts = o.output + ".parts";
+  std::vector<const PointSpec*> shard;
+  for (size_t i = 0; i < scenario.points.size(); ++i) {
+    if (static_cast<int>(i % static_cast<size_t>(o.shard_count)) == o.shard_index - 1) shard.push_back(&scenario.points[i]);
+  }
+  std::map<std::string, results::PointResult> done;  // id -> result
+  std::error_code ec;
+  if (o.resume) {
+    if (fs::exists(o.output)) {
+      results::ResultsFile previous = results::read_results(o.output);
+      if (previous.scenario_text != scenario.text) {
+        throw Error(SourcePlace{o.output, 0, 0, ""}, "--resume: this results file was written for a different scenario");
+      }
+      for (auto& p : previous.points) {
+        if (p.summary.status == "ok") done[p.summary.id] = std::move(p);
+      }
+    }
+    if (fs::is_directory(parts)) {
+      for (const auto& entry : fs::directory_iterator(parts)) {
+        if (entry.path().extension() != ".h5") continue;
+        try {
+          results::ResultsFile f = results::read_results(entry.path().string());
+          for (auto& p : f.points) {
+            if (p.summary.status == "ok") done[p.summary.id] = std::move(p);
+          }
+        } catch (const Error&) {
+          // A part cut short by the interruption: its point runs again.
+        }
+      }
+    }
+  } else {
+    fs::remove_all(parts, ec);
+  }
+  fs::create_directories(parts, ec);
+  if (ec) throw Error(SourcePlace{parts, 0, 0, ""}, "cannot create the parts directory: " + ec.message());
+
+  SweepOutcome out;
+  out.points = shard.size();
+  std::vector<const PointSpec*> todo;
+  for (const PointSpec* p : shard) {
+    if (done.count(p->id)) {
+      ++out.resumed;
+    } else {
+      todo.push_back(p);
+    }
+  }
+  if (o.progress && out.resumed > 0) {
+    *o.progress << "resume: " << out.resumed << " of " << shard.size() << " points already done, running " << todo.size() << "\n";
+  }
+
+  // Points run now live in their parts until the end; resumed ones come from `done`.
+  std::set<std::string> from_part;
+  auto assemble = [&] {
+    results::ResultsFile f;
+    f.tool_version = kToolVersion;
+    f.scenario_text = scenario.text;
+    for (const PointSpec* p : shard) {
+      if (from_part.count(p->id)) {
+        results::ResultsFile part = results::read_results(part_path(parts, p->id));
+        for (auto& point : part.points) f.points.push_back(std::move(point));
+      } else if (auto it = done.find(p->id); it != done.end()) {
+        f.points.push_back(std::move(it->second));
+      }
+    }
+    results::write_results(o.output, f);
+    return f;
+  };
+
+  std::map<pid_t, const PointSpec*> running;
+  size_t next = 0, finished = 0;
+  auto report = [&](const PointSpec& p, const results::PointResult& r) {
+    if (!o.progress) return;
+    const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
+    const double rate = static_cast<double>(finished) / std::max(elapsed, 1e-9);
+    const double eta = rate > 0 ? static_cast<double>(todo.size() - finished) / rate : 0.0;
+    if (o.progress_bar) {
+      const int width = 30;
+      const int filled = static_cast<int>(width * static_cast<double>(finished) / static_cast<double>(std::max<size_t>(todo.size(), 1)));
+      *o.progress << "\r[" << std::string(static_cast<size_t>(filled), '#') << std::string(static_cast<size_t>(width - filled), '.')
+                  << "] " << finished << "/" << todo.size() << " points, ";
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.1f points/s, ETA %s", rate, eta_text(eta).c_str());
+      *o.progress << buf << (out.failed ? ", " + std::to_string(out.failed) + " failed" : "") << "   " << std::flush;
+      if (finished == todo.size()) *o.progress << "\n";
+    } else {
+      *o.progress << "[" << finished << "/" << todo.size() << "] " << p.id << " " << r.summary.status
+                  << (r.summary.status == "ok" ? "" : ": " + r.summary.error) << "\n";
+    }
+  };
+
+  while (finished < todo.size()) {
+    while (running.size() < static_cast<size_t>(o.jobs) && next < todo.size()) {
+      const PointSpec* p = todo[next++];
+      std::fflush(stdout);
+      std::fflush(stderr);
+      const pid_t pid = ::fork();
+      if (pid < 0) throw Error(std::string("cannot start a worker process: ") + std::strerror(errno));
+      if (pid == 0) worker(scenario, *p, part_path(parts, p->id), o.point);
+      running[pid] = p;
+    }
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      throw Error(std::string("waiting for workers: ") + std::strerror(errno));
+    }
+    auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const PointSpec& p = *it->second;
+    running.erase(it);
+    const std::string path = part_path(parts, p.id);
+    // A point that ran is not read back here (its part is read once, at the end).
+    results::PointResult r;
+    r.summary.id = p.id;
+    bool have = WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(path);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == kPointFailed) {
+      try {
+        results::ResultsFile f = results::read_results(path);
+        if (!f.points.empty()) {
+          r = std::move(f.points[0]);
+          have = true;
+        }
+      } catch (const Error&) {
+      }
+    }
+    if (!have) {
+      const std::string why = WIFSIGNALED(status)
+                                  ? "worker crashed (signal " + std::to_string(WTERMSIG(status)) + ": " + strsignal(WTERMSIG(status)) + ")"
+                                  : "worker exited with status " + std::to_string(WEXITSTATUS(status)) + " and no result";
+      r = failed_point(p, why);
+      write_point(path, scenario, r);  // recorded like any other point
+    }
+    ++finished;
+    ++out.ran;
+    if (r.summary.status != "ok") ++out.failed;
+    report(p, r);
+    // The part on disk is the durable copy; nothing of the point stays in memory.
+    from_part.insert(p.id);
+  }
+  const results::ResultsFile final_file = assemble();
+  fs::remove_all(parts, ec);
+  for (const auto& p : final_file.points) out.summaries.push_back(p.summary);
+  out.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  return out;
+}
+
+results::ResultsFile merge_results(const std::vector<std::string>& files) {
+  if (files.empty()) throw Error("merge: no input files");
+  results::ResultsFile out;
+  std::map<std::string, results::PointResult> points;
+  for (size_t i = 0; i < files.size(); ++i) {
+    results::ResultsFile f = results::read_results(files[i]);
+    if (i == 0) {
+      out.tool_version = f.tool_version;
+      out.scenario_text = f.scenario_text;
+    } else if (f.scenario_text != out.scenario_text) {
+      throw Error(SourcePlace{files[i], 0, 0, ""}, "merge: written for a different scenario than '" + files[0] + "'");
+    }
+    for (auto& p : f.points) {
+      const std::string id = p.summary.id;
+      auto it = points.find(id);
+      if (it == points.end() || (it->second.summary.status != "ok" && p.summary.status == "ok")) {
+        points[id] = std::move(p);
+      }
+    }
+  }
+  for (auto& [id, p] : points) out.points.push_back(std::move(p));  // ids sort as point order
+  return out;
+}
+
+}  // namespace lightcode::sweep

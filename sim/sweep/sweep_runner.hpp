@@ -1,0 +1,52 @@
+#pragma once
+// `lightcode sweep`: every point of a scenario in its own worker process (SystemC elaborates
+// once per process), N at a time. Each finished point is written at once to
+// "<output>.parts/<id>.h5" (atomically), so an interrupted sweep loses no finished point;
+// the results file is assembled from the parts every few seconds and at the end, in the
+// scenario's point order. A failing or crashing worker is recorded as a failed point with
+// its reason and the rest go on. --resume keeps the points already done (status ok in the
+// results file or its parts) and runs the others. --shard K/N runs the points whose index
+// is K-1 modulo N, deterministically; `lightcode merge` combines shards.
+// Fault injection for tests: LIGHTCODE_FAULT_CRASH_POINT=<id> makes that point's worker die
+// of SIGKILL before it writes anything.
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/results/report.hpp"
+#include "sim/sweep/run_point.hpp"
+#include "sim/sweep/scenario.hpp"
+
+namespace lightcode::sweep {
+
+struct SweepOptions {
+  int jobs = 1;
+  bool resume = false;
+  int shard_index = 1;  // K of K/N, 1-based
+  int shard_count = 1;  // N
+  std::string output;
+  PointOptions point;
+  std::ostream* progress = nullptr;  // where progress goes (stderr); nullptr = quiet
+  bool progress_bar = false;         // a live bar (terminal) rather than a line per point
+};
+
+struct SweepOutcome {
+  size_t points = 0;    // in this shard
+  size_t resumed = 0;   // already done, skipped
+  size_t ran = 0;
+  size_t failed = 0;
+  double seconds = 0.0;
+  std::vector<results::PointSummary> summaries;  // every point of the shard, in order
+};
+
+SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& options);
+
+// Parses "K/N" (1 <= K <= N); throws lightcode::Error otherwise.
+void parse_shard(const std::string& text, int& index, int& count);
+
+// Points of several results files as one file: union by point id, in id order; the files must
+// come from the same scenario text. Throws lightcode::Error naming the conflicting file.
+results::ResultsFile merge_results(const std::vector<std::string>& files);
+
+}  // namespace lightcode::sweep

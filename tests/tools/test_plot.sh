@@ -1,0 +1,78 @@
+#!/bin/bash
+# tools/plot.py end to end: a small sweep (gpt2 prefill at 16, 64 and 256 tokens on the seed
+# CPU and CPU/PHU systems, analytical, lightcode profile) run by the lightcode binary, then
+# plotted; the hardware comparison, crossover, Gantt and energy PNGs must exist, be larger
+# than 10 KB and carry the PNG signature. Then the synthetic-file checks
+# (tests/tools/test_plot_synthetic.py: PHU scaling, crossover marking, error exits).
+# Usage: test_plot.sh <lightcode binary> <source dir>
+# Skips (exit 0) when /usr/bin/python3 cannot import h5py and matplotlib.
+set -euo pipefail
+
+if [ $# -ne 2 ]; then
+  echo "usage: $0 <lightcode binary> <source dir>" >&2
+  exit 2
+fi
+BIN=$1
+SRC=$(cd "$2" && pwd)
+PY=/usr/bin/python3
+
+if ! "$PY" -c 'import h5py, matplotlib' 2>/dev/null; then
+  echo "SKIP: $PY cannot import h5py and matplotlib (apt-get install python3-h5py python3-matplotlib)"
+  exit 0
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/lc_test_plot.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+cat >"$TMP/scenario.yaml" <<EOF
+name: plot_test
+model: gpt2
+stage: prefill
+objective: time
+profile: lightcode
+fidelity: analytical
+sequence_length: 16
+system: $SRC/configs/systems/cpu.yaml
+sweep:
+  system: [$SRC/configs/systems/cpu.yaml, $SRC/configs/systems/cpu_phu.yaml]
+  sequence_length: [16, 64, 256]
+EOF
+
+"$BIN" run "$TMP/scenario.yaml" --out "$TMP/r.h5"
+"$PY" "$SRC/tools/plot.py" "$TMP/r.h5" --out "$TMP/plots" | tee "$TMP/plot.log"
+
+fail=0
+check_png() {  # <path>: exists, > 10 KB, PNG signature
+  local f=$1 size sig
+  if [ ! -f "$f" ]; then
+    echo "FAIL $f: missing"; fail=1; return
+  fi
+  size=$(stat -c %s "$f")
+  sig=$(head -c 8 "$f" | od -An -tx1 | tr -d ' \n')
+  if [ "$size" -le 10240 ] || [ "$sig" != "89504e470d0a1a0a" ]; then
+    echo "FAIL $f: $size bytes, signature $sig"; fail=1; return
+  fi
+  echo "ok   $(basename "$f") ($size bytes)"
+}
+
+check_png "$TMP/plots/hardware_comparison.png"
+check_png "$TMP/plots/crossover.png"
+shopt -s nullglob
+gantt=("$TMP"/plots/gantt_*.png)
+energy=("$TMP"/plots/energy_*.png)
+if [ ${#gantt[@]} -eq 0 ]; then echo "FAIL no gantt_*.png"; fail=1; else check_png "${gantt[0]}"; fi
+if [ ${#energy[@]} -eq 0 ]; then echo "FAIL no energy_*.png"; fail=1; else check_png "${energy[0]}"; fi
+# one "wrote" line per file written
+wrote=$(grep -c '^wrote ' "$TMP/plot.log" || true)
+files=$(find "$TMP/plots" -name '*.png' | wc -l)
+if [ "$wrote" -ne "$files" ]; then
+  echo "FAIL $wrote 'wrote' lines for $files files"; fail=1
+fi
+
+"$PY" "$SRC/tests/tools/test_plot_synthetic.py" "$SRC" || fail=1
+
+if [ "$fail" -ne 0 ]; then
+  echo "test_plot: FAILED"
+  exit 1
+fi
+echo "test_plot: passed"

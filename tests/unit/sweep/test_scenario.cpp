@@ -1,0 +1,99 @@
+// Scenario expansion: axes by path, ranges, zip, and clear errors for bad input.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <unistd.h>
+
+#include "sim/core/error.hpp"
+#include "sim/sweep/scenario.hpp"
+#include "tests/support/paths.hpp"
+
+using namespace lightcode;
+
+namespace {
+
+std::string write(const std::string& stem, const std::string& body) {
+  const std::string path = "/tmp/lightcode_scenario_" + stem + "_" + std::to_string(::getpid()) + ".yaml";
+  std::ofstream(path) << "model: gpt2\nsequence_length: 64\nsystem: " << test::source_dir()
+                      << "/configs/systems/cpu_phu.yaml\nprofile: lightcode\nfidelity: analytical\n" << body;
+  return path;
+}
+
+std::string error_of(const std::string& path) {
+  try {
+    sweep::load_scenario(path);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("three axes give the product of their points, parameters in axis order") {
+  const std::string sys = test::source_dir() + "/configs/systems/";
+  const auto path = write("three", "sweep:\n  system: [" + sys + "cpu_phu.yaml, " + sys + "gpu_phu.yaml]\n"
+                                   "  sequence_length: {start: 100, stop: 300, step: 100}\n"
+                                   "  phu.cores: {start: 1, stop: 8, factor: 2}\n");
+  const sweep::Scenario s = sweep::load_scenario(path);
+  REQUIRE(s.points.size() == 2 * 3 * 4);
+  CHECK(s.points[0].id == "p0000");
+  CHECK(s.points[23].id == "p0023");
+  // The last axis moves fastest.
+  CHECK(s.points[1].parameters[2] == std::make_pair(std::string("phu.cores"), std::string("2")));
+  CHECK(s.points[4].sequence_length == 200);
+  CHECK(s.points[12].system.find("gpu_phu.yaml") != std::string::npos);
+  // A hardware axis becomes an override of the system config.
+  REQUIRE(s.points[3].overrides.size() == 1);
+  CHECK(s.points[3].overrides[0] == std::make_pair(std::string("units.phu.cores"), std::string("8")));
+  CHECK(sweep::system_config(s.points[3]).at("units").at("phu").positive_int("cores") == 8);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("zip axes advance together") {
+  const auto path = write("zip", "sweep:\n  objective: [time, energy]\n  zip:\n    phu.cores: [1, 2, 4]\n    phu.multiplex: [64, 32, 16]\n");
+  const sweep::Scenario s = sweep::load_scenario(path);
+  REQUIRE(s.points.size() == 6);
+  CHECK(s.points[2].overrides[0].second == "4");
+  CHECK(s.points[2].overrides[1].second == "16");
+  std::remove(path.c_str());
+}
+
+TEST_CASE("an unknown axis path is a clear error") {
+  const auto path = write("unknown", "sweep:\n  phu.coers: [1, 2]\n");
+  const std::string msg = error_of(path);
+  CHECK(msg.find(":7:") != std::string::npos);
+  CHECK(msg.find("unknown sweep axis 'phu.coers': unit 'phu' has no key 'coers'") != std::string::npos);
+  const auto path2 = write("unknown2", "sweep:\n  tpu.cores: [1, 2]\n");
+  CHECK(error_of(path2).find("unknown sweep axis 'tpu.cores'") != std::string::npos);
+  CHECK(error_of(path2).find("cpu, phu, hbm, sram") != std::string::npos);
+  std::remove(path.c_str());
+  std::remove(path2.c_str());
+}
+
+TEST_CASE("an empty axis is a clear error") {
+  const auto path = write("empty", "sweep:\n  sequence_length: []\n");
+  CHECK(error_of(path).find("sweep axis 'sequence_length' is empty") != std::string::npos);
+  const auto path2 = write("empty2", "sweep:\n  sequence_length: {start: 10, stop: 5, step: 1}\n");
+  CHECK(error_of(path2).find("the axis is empty") != std::string::npos);
+  std::remove(path.c_str());
+  std::remove(path2.c_str());
+}
+
+TEST_CASE("zip axes of different lengths are a clear error") {
+  const auto path = write("mismatch", "sweep:\n  zip:\n    phu.cores: [1, 2, 4]\n    phu.multiplex: [64, 32]\n");
+  const std::string msg = error_of(path);
+  CHECK(msg.find(":9:") != std::string::npos);
+  CHECK(msg.find("zip axis 'phu.multiplex' has 2 values but 'phu.cores' has 3") != std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("the shipped scenarios load") {
+  for (const char* name : {"seed_table", "seed_table_default", "phu_scaling", "generate"}) {
+    CAPTURE(name);
+    const sweep::Scenario s = sweep::load_scenario(test::source_dir() + "/scenarios/" + name + ".yaml");
+    CHECK(!s.points.empty());
+  }
+  CHECK(sweep::load_scenario(test::source_dir() + "/scenarios/phu_scaling.yaml").points.size() == 224);
+}

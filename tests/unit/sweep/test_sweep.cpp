@@ -1,0 +1,207 @@
+// Sweeps: worker processes, failures recorded, resume after a crash or a kill, shards that
+// merge into the unsharded file, and generation.
+#include <doctest/doctest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "sim/results/hdf5_file.hpp"
+#include "sim/sweep/sweep_runner.hpp"
+#include "tests/support/paths.hpp"
+#include "tests/support/run.hpp"
+
+using namespace lightcode;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string temp(const std::string& stem) { return "/tmp/lightcode_sweep_" + stem + "_" + std::to_string(::getpid()); }
+
+std::string scenario_file(const std::string& stem, const std::string& sweep_body, const std::string& extra = "") {
+  const std::string path = temp(stem) + ".yaml";
+  std::ofstream(path) << "model: gpt2\nsequence_length: 32\nsystem: " << test::source_dir()
+                      << "/configs/systems/cpu_phu.yaml\nprofile: lightcode\nfidelity: analytical\n" << extra
+                      << "sweep:\n" << sweep_body;
+  return path;
+}
+
+sweep::SweepOutcome sweep_file(const std::string& scenario, const std::string& out, int k = 1, int n = 1, bool resume = false) {
+  sweep::SweepOptions o;
+  o.jobs = 2;
+  o.output = out;
+  o.shard_index = k;
+  o.shard_count = n;
+  o.resume = resume;
+  return sweep::run_sweep(sweep::load_scenario(scenario), o);
+}
+
+}  // namespace
+
+TEST_CASE("a sweep of 3 axes gives the product of points, each group's parameters as attributes") {
+  const std::string s = scenario_file("three", "  sequence_length: [16, 32]\n  objective: [time, energy]\n  phu.cores: [1, 2, 4]\n");
+  const std::string out = temp("three") + ".h5";
+  const auto r = sweep_file(s, out);
+  CHECK(r.points == 12);
+  CHECK(r.failed == 0);
+  const results::ResultsFile f = results::read_results(out);
+  REQUIRE(f.points.size() == 12);
+  CHECK(f.points[5].summary.parameters ==
+        std::vector<std::pair<std::string, std::string>>{{"sequence_length", "16"}, {"objective", "energy"}, {"phu.cores", "4"}});
+  CHECK(!fs::exists(out + ".parts"));
+  // The parameters are HDF5 attributes of each point's group, as h5py sees them.
+  const std::string cmd = "/usr/bin/python3 -c \"import h5py; g = h5py.File('" + out +
+                          "', 'r')['points/p0005']; print(g.attrs['phu.cores'], g.attrs['objective'], g.attrs['status'])\" 2>/dev/null";
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  char buf[256] = {0};
+  const bool got = pipe && std::fgets(buf, sizeof buf, pipe);
+  const int status = pipe ? ::pclose(pipe) : -1;
+  if (got && status == 0) {
+    CHECK(std::string(buf).find("4") != std::string::npos);
+    CHECK(std::string(buf).find("energy") != std::string::npos);
+    CHECK(std::string(buf).find("ok") != std::string::npos);
+  } else {
+    MESSAGE("skipped the h5py attribute check: /usr/bin/python3 with h5py not available");
+  }
+  std::remove(s.c_str());
+  std::remove(out.c_str());
+}
+
+TEST_CASE("a point with an impossible system is reported failed, the others succeed") {
+  const std::string sys = test::source_dir() + "/configs/systems/";
+  const std::string phu_only = temp("phu_only") + ".yaml";
+  std::ofstream(phu_only) << "name: PHU only\nunits:\n  phu: {from: " << sys << "../hardware/phu_lightcode.yaml}\nmemory:\n"
+                          << "  hbm: {from: " << sys << "../hardware/hbm_lightcode.yaml}\n  sram: {from: " << sys
+                          << "../hardware/sram_lightcode.yaml}\n";
+  const std::string s = scenario_file("impossible", "  system: [" + sys + "cpu.yaml, " + phu_only + ", " + sys + "cpu_phu.yaml]\n");
+  const std::string out = temp("impossible") + ".h5";
+  const auto r = sweep_file(s, out);
+  CHECK(r.failed == 1);
+  const results::ResultsFile f = results::read_results(out);
+  REQUIRE(f.points.size() == 3);
+  CHECK(f.points[0].summary.status == "ok");
+  CHECK(f.points[1].summary.status == "failed");
+  CHECK(f.points[1].summary.error.find("cannot run on any unit of system 'PHU only'") != std::string::npos);
+  CHECK(f.points[2].summary.status == "ok");
+  for (const auto& p : {s, phu_only, out}) std::remove(p.c_str());
+}
+
+TEST_CASE("shard 1/2 and 2/2 merged equal the unsharded sweep, point for point") {
+  const std::string s = scenario_file("shard", "  sequence_length: [16, 32, 48]\n  phu.multiplex: [8, 20]\n");
+  const std::string all = temp("all") + ".h5", a = temp("a") + ".h5", b = temp("b") + ".h5";
+  sweep_file(s, all);
+  CHECK(sweep_file(s, a, 1, 2).points == 3);
+  CHECK(sweep_file(s, b, 2, 2).points == 3);
+  const results::ResultsFile merged = sweep::merge_results({b, a});
+  const results::ResultsFile whole = results::read_results(all);
+  REQUIRE(merged.points.size() == whole.points.size());
+  CHECK(merged.scenario_text == whole.scenario_text);
+  for (size_t i = 0; i < whole.points.size(); ++i) {
+    const auto& x = merged.points[i];
+    const auto& y = whole.points[i];
+    CHECK(x.summary.id == y.summary.id);
+    CHECK(x.summary.parameters == y.summary.parameters);
+    CHECK(x.summary.makespan_ps == y.summary.makespan_ps);
+    CHECK(x.summary.energy_pj == y.summary.energy_pj);
+    REQUIRE(x.tasks.size() == y.tasks.size());
+    for (size_t t = 0; t < x.tasks.size(); ++t) {
+      CHECK(x.tasks[t].start_ps == y.tasks[t].start_ps);
+      CHECK(x.tasks[t].name == y.tasks[t].name);
+    }
+  }
+  // Merged, rewritten with the same creation stamp, the files are byte-identical.
+  ::setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+  const std::string m1 = temp("m1") + ".h5", m2 = temp("m2") + ".h5";
+  results::write_results(m1, merged);
+  results::write_results(m2, whole);
+  std::ifstream f1(m1, std::ios::binary), f2(m2, std::ios::binary);
+  const std::string b1((std::istreambuf_iterator<char>(f1)), {}), b2((std::istreambuf_iterator<char>(f2)), {});
+  CHECK(b1 == b2);
+  ::unsetenv("SOURCE_DATE_EPOCH");
+  for (const auto& p : {s, all, a, b, m1, m2}) std::remove(p.c_str());
+}
+
+TEST_CASE("a crashing worker is recorded; --resume runs only what is not done") {
+  const std::string s = scenario_file("crash", "  sequence_length: [16, 24, 32, 40]\n");
+  const std::string out = temp("crash") + ".h5";
+  ::setenv("LIGHTCODE_FAULT_CRASH_POINT", "p0002", 1);
+  const auto first = sweep_file(s, out);
+  ::unsetenv("LIGHTCODE_FAULT_CRASH_POINT");
+  CHECK(first.failed == 1);
+  results::ResultsFile f = results::read_results(out);
+  REQUIRE(f.points.size() == 4);
+  CHECK(f.points[2].summary.status == "failed");
+  CHECK(f.points[2].summary.error.find("worker crashed (signal 9") != std::string::npos);
+  const auto second = sweep_file(s, out, 1, 1, true);
+  CHECK(second.resumed == 3);
+  CHECK(second.ran == 1);
+  CHECK(second.failed == 0);
+  f = results::read_results(out);
+  for (const auto& p : f.points) CHECK(p.summary.status == "ok");
+  std::remove(s.c_str());
+  std::remove(out.c_str());
+}
+
+TEST_CASE("a sweep killed mid-way loses no finished point, and --resume completes it") {
+  // Enough points that the sweep is still running when the first ones are written.
+  const std::string s = scenario_file("kill", "  sequence_length: {start: 64, stop: 2048, step: 64}\n  objective: [time, energy]\n",
+                                      "");
+  const std::string out = temp("kill") + ".h5";
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl(test::lightcode_binary().c_str(), "lightcode", "sweep", s.c_str(), "-j", "1", "-q", "--out", out.c_str(),
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // Wait until a few points are written, then kill the sweep (and so its worker) outright.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  size_t parts = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    parts = 0;
+    if (fs::is_directory(out + ".parts")) {
+      for (const auto& e : fs::directory_iterator(out + ".parts")) parts += e.path().extension() == ".h5";
+    }
+    if (parts >= 3) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  REQUIRE(parts >= 3);
+  const auto r = lightcode::test::run_lightcode("sweep " + s + " -j 2 --resume --out " + out);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("resume: ") != std::string::npos);
+  const results::ResultsFile f = results::read_results(out);
+  CHECK(f.points.size() == 64);
+  for (const auto& p : f.points) CHECK(p.summary.status == "ok");
+  std::remove(s.c_str());
+  std::remove(out.c_str());
+}
+
+TEST_CASE("generation: time to first token, per-token latency and energy per token") {
+  const std::string s = temp("generate") + ".yaml";
+  std::ofstream(s) << "model: gpt2\nstage: generate\nsequence_length: 64\nnew_tokens: 8\nsystem: " << test::source_dir()
+                   << "/configs/systems/cpu.yaml\nprofile: default\nfidelity: analytical\n";
+  const std::string out = temp("generate") + ".h5";
+  sweep::SweepOptions o;
+  o.output = out;
+  const auto r = sweep::run_sweep(sweep::load_scenario(s), o);
+  REQUIRE(r.summaries.size() == 1);
+  const auto& g = r.summaries[0];
+  CHECK(g.status == "ok");
+  CHECK(g.new_tokens == 8);
+  CHECK(g.ttft_s > 0.0);
+  CHECK(g.tpot_s > 0.0);
+  CHECK(g.tpot_s < g.ttft_s);  // one token against the cache costs less than 64 at once
+  CHECK(g.makespan_s == doctest::Approx(g.ttft_s + 7 * g.tpot_s).epsilon(1e-9));
+  CHECK(g.energy_per_token_pj == doctest::Approx(g.energy_pj / 8).epsilon(1e-12));
+  std::remove(s.c_str());
+  std::remove(out.c_str());
+}

@@ -2,6 +2,7 @@
 // simulates at most once; ctest runs each case in its own process (doctest discovery).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -270,4 +271,34 @@ TEST_CASE("memory profile: SRAM and HBM occupancy over time, SRAM overflow is a 
     CHECK(std::string(e.what()).find("65536 B") != std::string::npos);
   }
   std::remove(tiny.c_str());
+}
+
+TEST_CASE("memory profile: with spill on, an SRAM overflow spills to HBM and the point completes") {
+  const std::string dir = test::source_dir() + "/configs/systems/";
+  const std::string tiny = "/tmp/lightcode_tiny_sram_spill_" + std::to_string(::getpid()) + ".yaml";
+  {
+    std::ofstream out(tiny);
+    out << "name: tiny SRAM\nunits:\n  cpu: {from: " << dir << "../hardware/cpu_lightcode.yaml}\n"
+        << "  phu: {from: " << dir << "../hardware/phu_lightcode.yaml}\nmemory:\n"
+        << "  hbm: {from: " << dir << "../hardware/hbm_lightcode.yaml}\n  sram: {from: " << dir
+        << "../hardware/sram_lightcode.yaml, capacity: 64 KiB}\nlinks:\n"
+        << "  - {src: hbm, dst: sram, latency: 1 ns, bandwidth: 1 TB/s, energy_per_bit: 1 pJ/bit}\n"
+        << "  - {src: sram, dst: cpu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 1 pJ/bit}\n"
+        << "  - {src: sram, dst: phu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 1 pJ/bit}\n";
+  }
+  sweep::PointSpec p = gpt2_point("gpt2", 64, "cpu_phu");
+  p.system = tiny;
+  sweep::PointOptions o;
+  o.engine.spill_sram = true;
+  const auto r = sweep::run_point(p, o);
+  std::remove(tiny.c_str());
+  CHECK(r.result.summary.status == "ok");
+  REQUIRE(!r.result.memory_profile.empty());
+  int64_t sram_peak = 0, hbm_peak = 0;
+  for (const auto& m : r.result.memory_profile) {
+    sram_peak = std::max(sram_peak, m.sram_bytes);
+    hbm_peak = std::max(hbm_peak, m.hbm_bytes);
+  }
+  CHECK(sram_peak <= 64 * 1024);  // never above capacity: the rest went to HBM
+  CHECK(hbm_peak > 0);
 }

@@ -69,6 +69,21 @@ sweep::PointSpec gpt2_point(const std::string& model, int64_t seq, const std::st
   return p;
 }
 
+// CPU/PHU with a 64 KiB SRAM, written to a temporary file whose path starts with `stem`.
+std::string tiny_sram_system(const std::string& stem) {
+  const std::string dir = test::source_dir() + "/configs/systems/";
+  const std::string path = stem + std::to_string(::getpid()) + ".yaml";
+  std::ofstream out(path);
+  out << "name: tiny SRAM\nunits:\n  cpu: {from: " << dir << "../hardware/cpu_lightcode.yaml}\n"
+      << "  phu: {from: " << dir << "../hardware/phu_lightcode.yaml}\nmemory:\n"
+      << "  hbm: {from: " << dir << "../hardware/hbm_lightcode.yaml}\n  sram: {from: " << dir
+      << "../hardware/sram_lightcode.yaml, capacity: 64 KiB}\nlinks:\n"
+      << "  - {src: hbm, dst: sram, latency: 1 ns, bandwidth: 1 TB/s, energy_per_bit: 1 pJ/bit}\n"
+      << "  - {src: sram, dst: cpu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 1 pJ/bit}\n"
+      << "  - {src: sram, dst: phu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 1 pJ/bit}\n";
+  return path;
+}
+
 }  // namespace
 
 TEST_CASE("one task on an idle system: event time = estimate(), CPU") {
@@ -249,18 +264,7 @@ TEST_CASE("energy breakdown sums to the total within 1e-9 relative") {
 }
 
 TEST_CASE("memory profile: SRAM and HBM occupancy over time, SRAM overflow is a clear error") {
-  const std::string dir = test::source_dir() + "/configs/systems/";
-  const std::string tiny = "/tmp/lightcode_tiny_sram_" + std::to_string(::getpid()) + ".yaml";
-  {
-    std::ofstream out(tiny);
-    out << "name: tiny SRAM\nunits:\n  cpu: {from: " << dir << "../hardware/cpu_lightcode.yaml}\n"
-        << "  phu: {from: " << dir << "../hardware/phu_lightcode.yaml}\nmemory:\n"
-        << "  hbm: {from: " << dir << "../hardware/hbm_lightcode.yaml}\n  sram: {from: " << dir
-        << "../hardware/sram_lightcode.yaml, capacity: 64 KiB}\nlinks:\n"
-        << "  - {src: hbm, dst: sram, latency: 1 ns, bandwidth: 1 TB/s, energy_per_bit: 1 pJ/bit}\n"
-        << "  - {src: sram, dst: cpu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 1 pJ/bit}\n"
-        << "  - {src: sram, dst: phu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 1 pJ/bit}\n";
-  }
+  const std::string tiny = tiny_sram_system("/tmp/lightcode_tiny_sram_");
   sweep::PointSpec p = gpt2_point("gpt2", 64, "cpu_phu");
   p.system = tiny;
   try {
@@ -274,18 +278,7 @@ TEST_CASE("memory profile: SRAM and HBM occupancy over time, SRAM overflow is a 
 }
 
 TEST_CASE("memory profile: with spill on, an SRAM overflow spills to HBM and the point completes") {
-  const std::string dir = test::source_dir() + "/configs/systems/";
-  const std::string tiny = "/tmp/lightcode_tiny_sram_spill_" + std::to_string(::getpid()) + ".yaml";
-  {
-    std::ofstream out(tiny);
-    out << "name: tiny SRAM\nunits:\n  cpu: {from: " << dir << "../hardware/cpu_lightcode.yaml}\n"
-        << "  phu: {from: " << dir << "../hardware/phu_lightcode.yaml}\nmemory:\n"
-        << "  hbm: {from: " << dir << "../hardware/hbm_lightcode.yaml}\n  sram: {from: " << dir
-        << "../hardware/sram_lightcode.yaml, capacity: 64 KiB}\nlinks:\n"
-        << "  - {src: hbm, dst: sram, latency: 1 ns, bandwidth: 1 TB/s, energy_per_bit: 1 pJ/bit}\n"
-        << "  - {src: sram, dst: cpu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 1 pJ/bit}\n"
-        << "  - {src: sram, dst: phu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 1 pJ/bit}\n";
-  }
+  const std::string tiny = tiny_sram_system("/tmp/lightcode_tiny_sram_spill_");
   sweep::PointSpec p = gpt2_point("gpt2", 64, "cpu_phu");
   p.system = tiny;
   sweep::PointOptions o;

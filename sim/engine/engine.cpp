@@ -54,7 +54,7 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
   SC_HAS_PROCESS(Engine);
   Engine(const sc_core::sc_module_name& name, const opt::TaskGraph& graph, const hw::System& system,
          const EngineOptions& options)
-      : sc_core::sc_module(name), graph_(graph), tasks_(graph.tasks), system_(system), options_(options),
+      : sc_core::sc_module(name), tasks_(graph.tasks), system_(system), options_(options),
         memory_(system, options.spill_sram, graph.tasks.size()) {
     const size_t n = tasks_.size();
     result_.schedule.slots.resize(n);
@@ -370,7 +370,6 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     return it->second;
   }
 
-  const opt::TaskGraph& graph_;
   const std::vector<opt::Task>& tasks_;
   const hw::System& system_;
   EngineOptions options_;

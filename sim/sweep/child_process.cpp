@@ -2,11 +2,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
+#include "sim/core/error.hpp"
 #include "sim/results/hdf5_file.hpp"
 #include "sim/sweep/run_point.hpp"
 
@@ -28,49 +30,83 @@ results::PointResult failed_point(const PointSpec& p, const std::string& error) 
   return r;
 }
 
+namespace {
+
+void write_point(const std::string& path, const std::string& scenario_text, results::PointResult point) {
+  results::ResultsFile f;
+  f.tool_version = "lightcode 0.1.0";
+  f.scenario_text = scenario_text;
+  f.points.push_back(std::move(point));
+  results::write_results(path, f, /*durable=*/false);  // atomic against a killed process
+}
+
+}  // namespace
+
+int start_point_worker(const PointSpec& point, const PointOptions& options, const std::string& path,
+                       const std::string& scenario_text) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw Error(std::string("cannot start a worker process: ") + std::strerror(errno));
+  if (pid > 0) return pid;
+  if (const char* crash = std::getenv("LIGHTCODE_FAULT_CRASH_POINT"); crash && point.id == crash) ::raise(SIGKILL);
+  results::PointResult r;
+  try {
+    r = run_point(point, options).result;
+  } catch (const std::exception& e) {
+    r = failed_point(point, e.what());
+  }
+  const bool ok = r.summary.status == "ok";
+  try {
+    write_point(path, scenario_text, std::move(r));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lightcode: worker for point %s: %s\n", point.id.c_str(), e.what());
+    std::fflush(stderr);
+    ::_exit(3);
+  }
+  std::fflush(stdout);
+  ::_exit(ok ? 0 : kPointFailedExit);  // no static destructors: SystemC is not torn down twice
+}
+
+results::PointResult collect_point_worker(const PointSpec& point, int status, const std::string& path,
+                                          const std::string& scenario_text, bool read_ok) {
+  const bool exited = WIFEXITED(status);
+  const int code = exited ? WEXITSTATUS(status) : -1;
+  if (exited && code == 0 && !read_ok && std::filesystem::exists(path)) {
+    results::PointResult r;
+    r.summary.id = point.id;
+    return r;
+  }
+  if (exited && (code == 0 || code == kPointFailedExit)) {
+    try {
+      results::ResultsFile f = results::read_results(path);
+      if (!f.points.empty()) return std::move(f.points[0]);
+    } catch (const Error&) {
+    }
+  }
+  const std::string why = WIFSIGNALED(status)
+                              ? "worker crashed (signal " + std::to_string(WTERMSIG(status)) + ": " +
+                                    strsignal(WTERMSIG(status)) + ")"
+                              : "worker exited with status " + std::to_string(code) + " and no result";
+  results::PointResult r = failed_point(point, why);
+  write_point(path, scenario_text, r);  // recorded like any other point
+  return r;
+}
+
 results::PointResult run_point_in_child(const PointSpec& point, const PointOptions& options) {
   char dir_template[] = "/tmp/lightcode-point-XXXXXX";
   const char* dir = ::mkdtemp(dir_template);
   if (!dir) return failed_point(point, std::string("cannot create a temporary directory: ") + std::strerror(errno));
   const std::string path = std::string(dir) + "/point.h5";
-  std::fflush(stdout);
-  std::fflush(stderr);
-  const pid_t pid = ::fork();
-  if (pid < 0) return failed_point(point, std::string("cannot start a worker process: ") + std::strerror(errno));
-  if (pid == 0) {
-    results::ResultsFile file;
-    file.tool_version = "lightcode 0.1.0";
-    try {
-      file.points.push_back(run_point(point, options).result);
-    } catch (const std::exception& e) {
-      file.points.push_back(failed_point(point, e.what()));
-    }
-    try {
-      results::write_results(path, file);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "lightcode: worker for point %s: %s\n", point.id.c_str(), e.what());
-      std::fflush(stderr);
-      ::_exit(3);
-    }
-    std::fflush(stdout);
-    ::_exit(0);  // no static destructors: the SystemC kernel is not torn down twice
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
   results::PointResult out;
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && std::filesystem::exists(path)) {
-    try {
-      results::ResultsFile f = results::read_results(path);
-      out = f.points.empty() ? failed_point(point, "worker wrote no result") : std::move(f.points[0]);
-    } catch (const std::exception& e) {
-      out = failed_point(point, std::string("unreadable worker result: ") + e.what());
+  try {
+    const int pid = start_point_worker(point, options, path, "");
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-  } else if (WIFSIGNALED(status)) {
-    out = failed_point(point, "worker crashed (signal " + std::to_string(WTERMSIG(status)) + ": " +
-                                  strsignal(WTERMSIG(status)) + ")");
-  } else {
-    out = failed_point(point, "worker exited with status " + std::to_string(WEXITSTATUS(status)));
+    out = collect_point_worker(point, status, path, "", /*read_ok=*/true);
+  } catch (const Error& e) {
+    out = failed_point(point, e.what());
   }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);

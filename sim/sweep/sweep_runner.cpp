@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -25,36 +24,6 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kToolVersion = "lightcode 0.1.0";
 
 std::string part_path(const std::string& dir, const std::string& id) { return dir + "/" + id + ".h5"; }
-
-// Worker exit codes: 0 = the point ran, 10 = it failed and its part says why.
-constexpr int kPointFailed = 10;
-
-void write_point(const std::string& path, const Scenario& s, results::PointResult point) {
-  results::ResultsFile f;
-  f.tool_version = kToolVersion;
-  f.scenario_text = s.text;
-  f.points.push_back(std::move(point));
-  results::write_results(path, f, /*durable=*/false);
-}
-
-// The worker: run one point, write its part, exit without static destructors.
-[[noreturn]] void worker(const Scenario& s, const PointSpec& p, const std::string& path, const PointOptions& o) {
-  if (const char* crash = std::getenv("LIGHTCODE_FAULT_CRASH_POINT"); crash && p.id == crash) ::raise(SIGKILL);
-  results::PointResult r;
-  try {
-    r = run_point(p, o).result;
-  } catch (const std::exception& e) {
-    r = failed_point(p, e.what());
-  }
-  const bool ok = r.summary.status == "ok";
-  try {
-    write_point(path, s, std::move(r));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "lightcode: worker for point %s: %s\n", p.id.c_str(), e.what());
-    ::_exit(3);
-  }
-  ::_exit(ok ? 0 : kPointFailed);
-}
 
 std::string eta_text(double seconds) {
   char buf[32];
@@ -183,12 +152,7 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
   while (finished < todo.size()) {
     while (running.size() < static_cast<size_t>(o.jobs) && next < todo.size()) {
       const PointSpec* p = todo[next++];
-      std::fflush(stdout);
-      std::fflush(stderr);
-      const pid_t pid = ::fork();
-      if (pid < 0) throw Error(std::string("cannot start a worker process: ") + std::strerror(errno));
-      if (pid == 0) worker(scenario, *p, part_path(parts, p->id), o.point);
-      running[pid] = p;
+      running[start_point_worker(*p, o.point, part_path(parts, p->id), scenario.text)] = p;
     }
     int status = 0;
     const pid_t pid = ::waitpid(-1, &status, 0);
@@ -200,28 +164,8 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
     if (it == running.end()) continue;
     const PointSpec& p = *it->second;
     running.erase(it);
-    const std::string path = part_path(parts, p.id);
-    // A point that ran is not read back here (its part is read once, at the end).
-    results::PointResult r;
-    r.summary.id = p.id;
-    bool have = WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(path);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == kPointFailed) {
-      try {
-        results::ResultsFile f = results::read_results(path);
-        if (!f.points.empty()) {
-          r = std::move(f.points[0]);
-          have = true;
-        }
-      } catch (const Error&) {
-      }
-    }
-    if (!have) {
-      const std::string why = WIFSIGNALED(status)
-                                  ? "worker crashed (signal " + std::to_string(WTERMSIG(status)) + ": " + strsignal(WTERMSIG(status)) + ")"
-                                  : "worker exited with status " + std::to_string(WEXITSTATUS(status)) + " and no result";
-      r = failed_point(p, why);
-      write_point(path, scenario, r);  // recorded like any other point
-    }
+    // A point that ran is not read back here: its part is read once, at the end.
+    const results::PointResult r = collect_point_worker(p, status, part_path(parts, p.id), scenario.text, false);
     ++finished;
     ++out.ran;
     if (r.summary.status != "ok") ++out.failed;

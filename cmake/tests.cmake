@@ -33,5 +33,15 @@ lightcode_unit_test(sc_engine
   SOURCES tests/sc/test_engine.cpp
   LIBS lc_sweep)
 
-# tools/plot.py: a small sweep plotted end to end, plus synthetic files (PHU scaling).
+# tools/plot.py: a small sweep plotted end to end, plus synthetic results files (formats 1
+# and 2: PHU scaling facets, crossover brackets, failed points) and crossover tables (JSON).
 add_test(NAME tools:plot COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_plot.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR})
+# tools/lightcode_results.py: the pandas loader on synthetic format 1 and 2 files (skips
+# with a message when h5py or pandas is missing).
+add_test(NAME tools:results_loader COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/tools/test_results_loader.py ${CMAKE_SOURCE_DIR})
+
+# docs/slurm_sweep.sh on a private single-node SLURM (installed with apt-get when root and
+# missing; skipped otherwise): a job array, one task requeued mid-run, the merge byte-equal to
+# a local run. Alone, since it starts daemons and its kill must land while a task runs.
+add_test(NAME slurm:sweep COMMAND bash ${CMAKE_SOURCE_DIR}/tests/slurm/test_slurm_sweep.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR})
+set_tests_properties(slurm:sweep PROPERTIES TIMEOUT 600 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)

@@ -1,5 +1,7 @@
 #include "hw_models/sc_service_unit.hpp"
 
+#include "sim/core/checked.hpp"
+
 namespace lightcode::hw {
 
 ServiceUnit::ServiceUnit(const sc_core::sc_module_name& name, TaskSink& sink, int32_t unit_type,
@@ -12,7 +14,7 @@ ServiceUnit::ServiceUnit(const sc_core::sc_module_name& name, TaskSink& sink, in
 
 void ServiceUnit::start(int32_t task, int64_t service_ps) {
   task_ = task;
-  busy_ps_ += service_ps;
+  busy_ps_ = add_ps(busy_ps_, service_ps, "a unit's busy time");
   ++tasks_;
   if (traced_) busy.write(true);
   on_start(task, service_ps);

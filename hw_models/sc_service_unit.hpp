@@ -6,14 +6,17 @@
 #include <systemc>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 namespace lightcode::hw {
 
 // A delay of `ps` picoseconds (the kernel runs at 1 ps resolution): no floating point.
 inline sc_core::sc_time sc_ps(int64_t ps) { return sc_core::sc_time::from_value(static_cast<sc_core::sc_time::value_type>(ps)); }
-// Notifies `e` after `ps` (a delta cycle when 0).
+// Notifies `e` after `ps` (a delta cycle when 0). A negative delay would wrap to a time
+// centuries ahead (sc_time is unsigned) and keep the kernel busy: it is a bug, and throws.
 inline void notify_after(sc_core::sc_event& e, int64_t ps) {
+  if (ps < 0) throw std::logic_error("notify_after: negative delay " + std::to_string(ps) + " ps");
   if (ps == 0) {
     e.notify(sc_core::SC_ZERO_TIME);
   } else {

@@ -66,6 +66,17 @@ System System::from_config(const ConfigNode& root, Profile profile, const Regist
   if (s.find("sram") < 0) memory.fail("a system needs an `sram` memory (transfers without a direct link go through it)");
   if (s.find("hbm") < 0) memory.fail("a system needs an `hbm` memory (graph inputs and weights live there)");
 
+  // Links are checked in every profile (the lightcode profile then uses the original's fixed
+  // transfer table instead): a typo in them is an error whichever profile runs.
+  std::vector<std::string> names;
+  for (const UnitInfo& u : s.units_) names.push_back(u.name);
+  const std::vector<LinkSpec> links = root.has("links") ? parse_links(root.at("links")) : std::vector<LinkSpec>{};
+  std::unique_ptr<LinkTopology> topology;
+  try {
+    topology = std::make_unique<LinkTopology>(names, links);
+  } catch (const Error& e) {
+    (root.has("links") ? root.at("links") : root).fail(e.what());
+  }
   if (profile == Profile::lightcode) {
     UnitInfo start;
     start.name = "start";
@@ -77,11 +88,8 @@ System System::from_config(const ConfigNode& root, Profile profile, const Regist
     for (const UnitInfo& u : s.units_) roles.push_back(role_of(u));
     s.transfers_ = make_lightcode_transfer(roles);
   } else {
-    std::vector<std::string> names;
-    for (const UnitInfo& u : s.units_) names.push_back(u.name);
-    const std::vector<LinkSpec> links = root.has("links") ? parse_links(root.at("links")) : std::vector<LinkSpec>{};
+    s.topology_ = std::move(topology);
     try {
-      s.topology_ = std::make_unique<LinkTopology>(names, links);
       s.transfers_ = make_link_transfer_model(names, links);
     } catch (const Error& e) {
       (root.has("links") ? root.at("links") : root).fail(e.what());

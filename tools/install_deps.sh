@@ -13,6 +13,7 @@ packages=(
   doctest-dev             # unit tests
   libbenchmark-dev        # tests/bench
   python3 python3-h5py python3-matplotlib python3-numpy   # tools/plot.py and HDF5 checks
+  python3-pandas          # tools/lightcode_results.py (DataFrame loader) and its test
 )
 
 missing=()

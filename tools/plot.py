@@ -1,25 +1,56 @@
 #!/usr/bin/python3
-"""Plot a LightCode results file (HDF5, written by `lightcode run` / `lightcode sweep`).
+"""Plot a LightCode results file (HDF5, written by `lightcode run` / `sweep` / `merge`, format
+version 1 or 2) or a crossover dispatch table (JSON, written by `lightcode crossover`).
 
-Reads only the HDF5 file and draws, by what it contains (a plot whose data is absent is
-skipped with a one-line note):
+From a results file (.h5) it draws, by what the file contains (a plot whose data is absent
+is skipped with a one-line note):
 
   hardware_comparison.png  makespan and energy per system and sequence length, grouped bars
                            (drawn when the file has >= 2 distinct systems)
-  phu_scaling.png          makespan and energy vs PHU cores, one line per multiplex and
-                           system/model (drawn when a /summary column "param.*cores" exists)
-  crossover.png            makespan and energy vs sequence length per system, with the
-                           lengths where the best system changes marked (drawn when >= 2
-                           systems share >= 3 sequence lengths)
+  phu_scaling.png          makespan and energy vs PHU cores: one row of panels per (system,
+                           objective) present, makespan and energy side by side, one line per
+                           multiplex and per other varying parameter such as the model (drawn
+                           when a /summary column "param.*cores" exists, numeric or text)
+  crossover.png            makespan and energy vs sequence length per system; where the best
+                           system (compared within one configuration: model, objective, ...)
+                           changes between two probed lengths, that bracket is shaded and
+                           labelled "between A and B": nothing in between was evaluated, so no
+                           crossing point is interpolated (drawn when >= 2 systems share >= 3
+                           sequence lengths)
   gantt_<id>.png           one point's schedule: one track per hardware unit, coloured by op
   energy_<id>.png          that point's energy breakdown: stacked bars by hardware/category
+  failures.csv             the failed points (status != "ok"): id, each sweep parameter, error;
+                           written only when a point failed (a stale one is removed)
 
-Failed points (status != "ok") are left out of every plot. Needs only h5py and matplotlib
-(Debian: python3-h5py python3-matplotlib).
+Failed points are left out of every plot, listed on stderr and in failures.csv, and make the
+exit status 3: the plots are still drawn from the ok points. Format 2 stores numeric sweep
+parameters as numbers, format 1 as text; both plot alike.
+
+From a crossover dispatch table (.json) it draws, per objective with evaluated curves:
+
+  crossover_<objective>.png  the metric the tool evaluated vs sequence length, one line per
+                           system (above), the same relative to the best system at each length
+                           (below), each dispatch range shaded in its system's colour and the
+                           switch lengths (the "from" of every range after the first) marked
+                           exactly as the tool reported them, nothing recomputed; also printed
+                           as "crossover <objective>: switches at 54" (or "no switch ...")
+
+An axis whose values span more than 1.5 decades is logarithmic. Output goes to --out
+(default: <file stem>_plots/ beside the file), one "wrote <path>" line per file.
+
+Exit status: 0 drawn, no failed point; 2 the input is missing, unreadable or not a LightCode
+file, or --point names no point; 3 some sweep points failed (the plots are still drawn).
+
+Needs only h5py, numpy and matplotlib (Debian: python3-h5py python3-matplotlib), and
+tools/lightcode_results.py beside this file for reading (it needs pandas only for its own
+DataFrame loaders, which plotting does not use).
 """
 import argparse
+import csv
+import json
 import math
 import os
+import re
 import sys
 
 try:
@@ -29,94 +60,22 @@ try:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
-    from matplotlib.ticker import NullLocator
+    from matplotlib.ticker import FuncFormatter, NullLocator
+    # the reading helpers are shared with the pandas loader (beside this file)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from lightcode_results import number, open_results, read_columns, read_table, text
 except ImportError as e:  # pragma: no cover - depends on the machine
     sys.exit("plot.py: needs h5py and matplotlib (apt-get install python3-h5py "
-             "python3-matplotlib): %s" % e)
+             "python3-matplotlib) and tools/lightcode_results.py beside it: %s" % e)
 
 PS_PER_S = 1e12
 PJ_PER_J = 1e12
+EXIT_BAD_INPUT = 2
+EXIT_FAILED_POINTS = 3
+FAILURES_CSV = "failures.csv"
 
 
 # ----------------------------------------------------------------------------- reading
-
-def text(v):
-    """A string field from h5py (bytes, numpy.bytes_, str or anything) as str."""
-    if isinstance(v, (bytes, bytearray)):
-        return bytes(v).split(b"\0", 1)[0].decode("utf-8", "replace")
-    if isinstance(v, str):
-        return v.split("\0", 1)[0]
-    if hasattr(v, "tobytes") and getattr(v, "dtype", None) is not None and v.dtype.kind in "SV":
-        return v.tobytes().split(b"\0", 1)[0].decode("utf-8", "replace")
-    if hasattr(v, "item"):
-        return text(v.item())
-    return str(v)
-
-
-def value(v):
-    """A field value as a plain Python str / int / float."""
-    if isinstance(v, (bytes, bytearray, str)):
-        return text(v)
-    if hasattr(v, "dtype"):
-        k = v.dtype.kind
-        if k in "SOUV":
-            return text(v)
-        if k in "iu":
-            return int(v)
-        if k == "f":
-            return float(v)
-        if k == "b":
-            return bool(v)
-    if hasattr(v, "item"):
-        return value(v.item())
-    return v
-
-
-def number(v):
-    """A float from a number or a numeric string; None when it is neither (or not finite)."""
-    if v is None:
-        return None
-    if isinstance(v, bool):
-        return float(v)
-    if isinstance(v, (int, float)):
-        f = float(v)
-    else:
-        try:
-            f = float(str(v).strip())
-        except ValueError:
-            return None
-    return f if math.isfinite(f) else None
-
-
-def read_table(ds):
-    """A compound dataset as a list of dicts of plain values ([] when it is not a table)."""
-    names = ds.dtype.names
-    if not names or ds.shape is None or len(ds.shape) != 1:
-        return []
-    rows = ds[()]
-    return [{n: value(r[n]) for n in names} for r in rows]
-
-
-def read_columns(ds, wanted):
-    """Selected fields of a compound dataset as lists (fast path for large task tables)."""
-    names = ds.dtype.names or ()
-    data = ds[()]
-    out = {}
-    for n in wanted:
-        if n not in names:
-            out[n] = None
-            continue
-        col = data[n]
-        if col.dtype.kind in "SU":  # fixed-width: decode each distinct value once
-            uniq, inv = np.unique(col, return_inverse=True)
-            dec = [text(x) for x in uniq]
-            out[n] = [dec[i] for i in inv.ravel().tolist()]
-        elif col.dtype.kind in "OV":
-            out[n] = [text(x) for x in col]
-        else:
-            out[n] = col.tolist()
-    return out
-
 
 def makespan_s(row):
     v = number(row.get("makespan_s"))
@@ -162,10 +121,17 @@ def short(field):
 
 
 def label_of(row, fields):
-    return ", ".join("%s=%s" % (short(f), fmt_value(row.get(f, ""))) for f in fields)
+    return ", ".join("%s=%s" % (short(f), fmt_value(row.get(f, ""), MISSING)) for f in fields)
 
 
-def fmt_value(v):
+MISSING = "–"  # how a legend shows a parameter the point lacks ("" in format 1, NaN in 2)
+
+
+def fmt_value(v, missing=""):
+    """A value as text: integral floats without ".0"; a missing value (None, NaN, "") as
+    `missing` ("" for CSV cells, MISSING in legends)."""
+    if v is None or v == "" or (isinstance(v, float) and math.isnan(v)):
+        return missing
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return str(v)
@@ -200,8 +166,9 @@ def span_decades(values):
     return math.log10(max(vals) / min(vals))
 
 
-def maybe_log(ax, values, axis="y"):
-    if span_decades(values) > 2:
+def maybe_log(ax, values, axis="y", decades=1.5):
+    """A log scale on `axis` when the positive values span more than `decades`; True if set."""
+    if span_decades(values) > decades:
         (ax.set_yscale if axis == "y" else ax.set_xscale)("log")
         return True
     return False
@@ -288,89 +255,168 @@ def plot_hardware_comparison(rows, out_dir, written, title):
 
 # ----------------------------------------------------------------------------- 2. scaling
 
-def plot_phu_scaling(rows, out_dir, written, title):
+def scaling_columns(rows):
+    """(cores column, multiplex column or None) among the param columns: the PHU's when
+    there are several (`phu.cores` over `cpu.cores`), the multiplex of the same unit."""
     params = param_columns(rows)
     cores_cols = [p for p in params if p.endswith("cores")]
     if not cores_cols:
-        note("phu_scaling.png: no param.*cores column in /summary")
-        return
+        return None, None
     cores = next((p for p in cores_cols if "phu" in p), cores_cols[0])
     prefix = cores[: -len("cores")]
     mult_cols = [p for p in params if p.endswith("multiplex")]
-    mult = next((p for p in mult_cols if p.startswith(prefix)), mult_cols[0] if mult_cols else None)
+    mult = next((p for p in mult_cols if p.startswith(prefix)),
+                mult_cols[0] if mult_cols else None)
+    return cores, mult
+
+
+def facet_title(row):
+    """A panel's (system, objective) as a title: "CPU/PHU, time objective"."""
+    parts = [str(row.get("system", ""))]
+    if row.get("objective", "") != "":
+        parts.append("%s objective" % row["objective"])
+    return ", ".join(p for p in parts if p)
+
+
+def line_styles(colour_keys, style_keys, sequential):
+    """{colour key: colour} and {style key: (linestyle, marker)}. A sequential colour map
+    (viridis, short of its pale yellow end) when the colour key is ordinal (multiplex)."""
+    n = len(colour_keys)
+    if sequential:
+        cmap = plt.get_cmap("viridis")
+        colours = {k: cmap(0.85 * i / max(1, n - 1)) for i, k in enumerate(colour_keys)}
+    else:
+        cmap = plt.get_cmap("tab10" if n <= 10 else "tab20")
+        colours = {k: cmap(i % cmap.N) for i, k in enumerate(colour_keys)}
+    dashes, marks = ["-", "--", ":", "-."], "osD^v<>phX*"
+    styles = {k: (dashes[i % len(dashes)], marks[i % len(marks)])
+              for i, k in enumerate(style_keys)}
+    return colours, styles
+
+
+def set_cores_axis(ax, xs):
+    """Base-2 log x with one labelled tick per probed core count when they span >= 4x."""
+    if xs and min(xs) > 0 and max(xs) / min(xs) >= 4:
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(xs)
+        ax.set_xticklabels([fmt_value(x) for x in xs])
+        ax.xaxis.set_minor_locator(NullLocator())
+
+
+def plot_phu_scaling(rows, out_dir, written, title):
+    """phu_scaling.png: a grid with one row per (system, objective) present and the two
+    metrics as columns (x shared: PHU cores), one line per multiplex value (colour) and per
+    combination of the other varying fields such as the model (line style). Prints the
+    panel count ("phu scaling: N facets ... = M axes") after the "wrote" line."""
+    cores, mult = scaling_columns(rows)
+    if cores is None:
+        note("phu_scaling.png: no param.*cores column in /summary")
+        return
     ok = [r for r in rows if is_ok(r) and number(r.get(cores)) is not None]
     if not ok:
         note("phu_scaling.png: no ok point with a numeric %s" % cores)
         return
-    line_fields = ["system", "model"] + ([mult] if mult else [])
-    line_fields += other_config(ok, exclude=set(line_fields) | {cores, "param.system"})
-    # keep only fields that vary (system and model always shown when there is more than one)
-    shown = [f for f in line_fields if f in varying(ok, line_fields) or f == mult]
-    lines = {}
+    facet_fields = ["system", "objective"]
+    others = other_config(ok, exclude=set(facet_fields) | {cores, mult})
+    line_fields = ([mult] if mult else []) + others
+    facets = {}
     for r in ok:
-        key = tuple(sort_key(r.get(f, "")) for f in line_fields)
-        ln = lines.setdefault(key, {"label": label_of(r, shown) or r.get("system", ""),
-                                    "pts": {}})
-        ln["pts"].setdefault(number(r[cores]), r)
-    keys = sorted(lines)
-    fig, axes = plt.subplots(1, 2, figsize=(13, 5))
-    cmap = plt.get_cmap("tab10" if len(keys) <= 10 else "tab20")
-    markers = "osD^v<>phX*"
-    xs_all = sorted({x for k in keys for x in lines[k]["pts"]})
-    for ax, (mname, ylabel, get) in zip(axes, METRICS):
-        allv = []
-        for li, k in enumerate(keys):
-            pts = sorted((x, get(r)) for x, r in lines[k]["pts"].items() if get(r) is not None)
-            if not pts:
-                continue
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=markers[li % len(markers)],
-                    color=cmap(li % cmap.N), label=lines[k]["label"])
-            allv += [p[1] for p in pts]
-        if xs_all and min(xs_all) > 0 and max(xs_all) / min(xs_all) >= 4:
-            ax.set_xscale("log", base=2)
-            ax.set_xticks(xs_all)
-            ax.set_xticklabels([fmt_value(x) for x in xs_all])
-            ax.xaxis.set_minor_locator(NullLocator())
-        log = maybe_log(ax, allv)
+        fkey = tuple(sort_key(r.get(f, "")) for f in facet_fields)
+        okey = tuple(sort_key(r.get(f, "")) for f in others)
+        ckey = sort_key(r.get(mult, "")) if mult else okey
+        skey = okey if mult else ()
+        fc = facets.setdefault(fkey, {"title": facet_title(r), "lines": {}})
+        # values only: the legend's title names the fields
+        label = ", ".join(fmt_value(r.get(f, ""), MISSING) for f in line_fields)
+        ln = fc["lines"].setdefault((ckey, skey), {"label": label, "pts": {}})
+        ln["pts"].setdefault(number(r[cores]), r)  # first point wins on duplicates
+    colours, styles = line_styles(sorted({k[0] for fc in facets.values() for k in fc["lines"]}),
+                                  sorted({k[1] for fc in facets.values() for k in fc["lines"]}),
+                                  sequential=bool(mult))
+    fkeys = sorted(facets)
+    fig, axes = plt.subplots(len(fkeys), 2, figsize=(12, 2.8 * len(fkeys) + 1.0), sharex=True,
+                             squeeze=False, layout="constrained")
+    xs_all = sorted({x for fc in facets.values() for ln in fc["lines"].values() for x in ln["pts"]})
+    handles = {}
+    column_values = [[] for _ in METRICS]
+    for row_axes, fkey in zip(axes, fkeys):
+        fc = facets[fkey]
+        for j, (ax, (mname, ylabel, get)) in enumerate(zip(row_axes, METRICS)):
+            allv = column_values[j]
+            for lkey in sorted(fc["lines"]):
+                ln = fc["lines"][lkey]
+                pts = sorted((x, get(r)) for x, r in ln["pts"].items() if get(r) is not None)
+                if not pts:
+                    continue
+                ls, mk = styles[lkey[1]]
+                h, = ax.plot([p[0] for p in pts], [p[1] for p in pts], linestyle=ls, marker=mk,
+                             markersize=4, color=colours[lkey[0]], label=ln["label"])
+                handles.setdefault(lkey, (h, ln["label"]))
+                allv += [p[1] for p in pts]
+            set_cores_axis(ax, xs_all)
+            ax.set_title("%s — %s" % (fc["title"], mname), fontsize="medium")
+    # one scale per metric column, so that the panels of a column read alike
+    for j, (mname, ylabel, get) in enumerate(METRICS):
+        for ax in axes[:, j]:
+            log = maybe_log(ax, column_values[j])
+            ax.set_ylabel(ylabel + (" (log)" if log else ""))
+            ax.grid(alpha=0.3, which="both" if log else "major")
+    for ax in axes[-1]:
         ax.set_xlabel("PHU cores (%s)" % short(cores))
-        ax.set_ylabel(ylabel + (" (log)" if log else ""))
-        ax.set_title("%s vs PHU cores" % mname.capitalize())
-        ax.grid(alpha=0.3, which="both" if log else "major")
-    if len(keys) > 6:
-        axes[1].legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1))
-    else:
-        axes[0].legend(fontsize="small")
+    labelled = [handles[k] for k in sorted(handles) if handles[k][1]]
+    if labelled:  # beside the grid, so that it covers no panel
+        fig.legend([h for h, _ in labelled], [l for _, l in labelled],
+                   loc="upper left", bbox_to_anchor=(1.0, 0.97), fontsize="small",
+                   title=", ".join(short(f) for f in line_fields))
     fig.suptitle("PHU scaling — %s" % title)
+    n_axes = len(fig.axes)
     save(fig, out_dir, "phu_scaling.png", written)
+    print("  phu scaling: %d facet%s (system x objective) x makespan, energy = %d axes" % (
+        len(fkeys), "" if len(fkeys) == 1 else "s", n_axes))
 
 
 # ----------------------------------------------------------------------------- 3. crossover
 
-def crossing(x0, x1, a0, a1, b0, b1):
-    """Where curves a and b (from (x0, a0/b0) to (x1, a1/b1)) meet, on log-log axes."""
-    try:
-        lx0, lx1 = math.log(x0), math.log(x1)
-        d0 = math.log(a0) - math.log(b0)
-        d1 = math.log(a1) - math.log(b1)
-    except ValueError:  # a zero or negative value: interpolate linearly instead
-        lx0, lx1, d0, d1 = x0, x1, a0 - b0, a1 - b1
-        t = d0 / (d0 - d1) if d0 != d1 else 0.5
-        return lx0 + t * (lx1 - lx0)
-    t = d0 / (d0 - d1) if d0 != d1 else 0.5
-    t = min(1.0, max(0.0, t))
-    return math.exp(lx0 + t * (lx1 - lx0))
+def crossover_series(ok, other):
+    """Series of the sweep: {(system, other values...): {system, group, name, pts}} with
+    pts {sequence length: row} (first point wins on duplicates). `group` is the key of the
+    other varying fields: systems are compared only within a group (same model, objective,
+    ...), never a system of one configuration against another configuration."""
+    series = {}
+    for r in ok:
+        group = tuple(sort_key(r.get(f, "")) for f in other)
+        s = series.setdefault((sort_key(r["system"]),) + group, {
+            "system": r["system"], "group": group, "label": label_of(r, other), "pts": {}})
+        s["pts"].setdefault(seq_len(r), r)
+    for s in series.values():
+        s["name"] = s["system"] + (" (%s)" % s["label"] if s["label"] else "")
+    return series
+
+
+def winners(series, keys, get):
+    """[(length, key of the best series)] at each length where >= 2 of `keys` have a value,
+    ascending; ties go to the series sorted first."""
+    lengths = sorted({x for k in keys for x in series[k]["pts"]})
+    out = []
+    for x in lengths:
+        cands = [(get(series[k]["pts"][x]), i, k) for i, k in enumerate(keys)
+                 if x in series[k]["pts"] and get(series[k]["pts"][x]) is not None]
+        if len(cands) >= 2:
+            out.append((x, min(cands)[2]))
+    return out
+
+
+def brackets(best):
+    """[(x0, old key, x1, new key)] for each change of winner between consecutive probed
+    lengths: the switch lies somewhere in (x0, x1]; nothing in between was evaluated."""
+    return [(x0, k0, x1, k1) for (x0, k0), (x1, k1) in zip(best, best[1:]) if k0 != k1]
 
 
 def plot_crossover(rows, out_dir, written, title):
     ok = [r for r in rows if is_ok(r) and r.get("system", "") != "" and seq_len(r) is not None]
-    series_fields = ["system"] + other_config(
+    other = other_config(
         ok, exclude={"system", "param.system", "sequence_length", "param.sequence_length"})
-    series = {}
-    for r in ok:
-        key = tuple(sort_key(r.get(f, "")) for f in series_fields)
-        s = series.setdefault(key, {"label": label_of(r, series_fields[1:]), "system": r["system"],
-                                    "pts": {}})
-        s["pts"].setdefault(seq_len(r), r)
+    series = crossover_series(ok, other)
     # sequence lengths shared by >= 2 distinct systems
     systems_at = {}
     for s in series.values():
@@ -381,9 +427,7 @@ def plot_crossover(rows, out_dir, written, title):
         note("crossover.png: fewer than 2 systems share 3 or more sequence lengths")
         return
     keys = [k for k in sorted(series) if len(set(series[k]["pts"]) & set(shared)) >= 2]
-    for k in keys:
-        lbl = series[k]["label"]
-        series[k]["name"] = series[k]["system"] + (" (%s)" % lbl if lbl else "")
+    groups = sorted({series[k]["group"] for k in keys})
     cmap = plt.get_cmap("tab10" if len(keys) <= 10 else "tab20")
     colour = {k: cmap(i % cmap.N) for i, k in enumerate(keys)}
     fig, axes = plt.subplots(1, 2, figsize=(14, 5.5))
@@ -397,32 +441,16 @@ def plot_crossover(rows, out_dir, written, title):
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", color=colour[k],
                     label=series[k]["name"])
             allv += [p[1] for p in pts]
-        # best series at each shared length
-        best = []
-        for x in shared:
-            cands = [(get(series[k]["pts"][x]), k) for k in keys
-                     if x in series[k]["pts"] and get(series[k]["pts"][x]) is not None]
-            if cands:
-                v, k = min(cands, key=lambda c: c[0])
-                best.append((x, k))
-        crosses = 0
-        for (x0, k0), (x1, k1) in zip(best, best[1:]):
-            if k0 == k1:
-                continue
-            p0, p1 = series[k0]["pts"], series[k1]["pts"]
-            xc = x1
-            if x0 in p1 and x1 in p0:
-                xc = crossing(x0, x1, get(p0[x0]), get(p0[x1]), get(p1[x0]), get(p1[x1]))
-            ax.axvline(xc, color="0.3", linestyle="--", linewidth=1)
-            ax.annotate("%s → %s\n≈ %d tokens" % (series[k0]["system"], series[k1]["system"],
-                                                   round(xc)),
-                        xy=(xc, 0.97 - 0.13 * (crosses % 4)), xycoords=("data", "axes fraction"),
-                        ha="left", va="top", fontsize="small",
-                        xytext=(4, 0), textcoords="offset points",
-                        bbox=dict(boxstyle="round,pad=0.2", fc="white", ec="0.6", alpha=0.85))
-            summary_lines.append("%s: %s -> %s at ~%d tokens" % (
-                mname, series[k0]["name"], series[k1]["name"], round(xc)))
-            crosses += 1
+        marks, constant = [], []
+        for g in groups:
+            best = winners(series, [k for k in keys if series[k]["group"] == g], get)
+            marks += brackets(best)
+            if best and not brackets(best):
+                constant.append(best[0][1])
+        for i, (x0, k0, x1, k1) in enumerate(marks):
+            mark_bracket(ax, i, x0, series[k0], x1, series[k1], len(groups) > 1)
+            summary_lines.append("%s: %s -> %s between %s and %s tokens" % (
+                mname, series[k0]["name"], series[k1]["name"], fmt_value(x0), fmt_value(x1)))
         if min(shared) > 0:
             ax.set_xscale("log")
             xs = sorted({x for k in keys for x in series[k]["pts"]})
@@ -433,9 +461,9 @@ def plot_crossover(rows, out_dir, written, title):
         log = maybe_log(ax, allv)
         ax.set_xlabel("Sequence length [tokens]")
         ax.set_ylabel(ylabel + (" (log)" if log else ""))
-        sub = "" if crosses else " (no crossover in range)"
-        if best and not crosses:
-            sub = " (%s best throughout)" % series[best[0][1]]["system"]
+        sub = "" if marks else " (no crossover in range)"
+        if len(groups) == 1 and constant and not marks:
+            sub = " (%s best throughout)" % series[constant[0]]["system"]
         ax.set_title("%s vs sequence length%s" % (mname.capitalize(), sub), fontsize="medium")
         ax.grid(alpha=0.3, which="both")
     axes[0].legend(fontsize="small", title="System", loc="best")
@@ -443,6 +471,19 @@ def plot_crossover(rows, out_dir, written, title):
     save(fig, out_dir, "crossover.png", written)
     for s in summary_lines:
         print("  crossover %s" % s)
+
+
+def mark_bracket(ax, i, x0, s0, x1, s1, show_group):
+    """Shade (x0, x1), the interval that holds the switch from s0's system to s1's, and
+    label it "A → B / between x0 and x1"; labels stack down from the top (i-th mark)."""
+    ax.axvspan(x0, x1, color="0.55", alpha=0.18, linewidth=0)
+    label = "%s → %s\nbetween %s and %s" % (s0["system"], s1["system"], fmt_value(x0),
+                                            fmt_value(x1))
+    if show_group and s1["label"]:
+        label += "\n(%s)" % s1["label"]
+    ax.annotate(label, xy=(x0, 0.97 - 0.14 * (i % 4)), xycoords=("data", "axes fraction"),
+                ha="left", va="top", fontsize="small", xytext=(4, 0), textcoords="offset points",
+                bbox=dict(boxstyle="round,pad=0.2", fc="white", ec="0.6", alpha=0.85))
 
 
 # ----------------------------------------------------------------------------- 4. gantt
@@ -458,12 +499,13 @@ def plot_gantt(f, pid, out_dir, written):
         note("%s: tasks lack start_ps/end_ps" % name)
         return
     cols = read_columns(ds, need)
-    n = len(cols["start_ps"])
-    hw = cols["hardware"] or ["?"] * n
-    unit = cols["unit"] or [0] * n
-    op = cols["op"] or ["task"] * n
-    tasks = [(hw[i], unit[i], op[i], cols["start_ps"][i], cols["end_ps"][i]) for i in range(n)
-             if hw[i] != "start"]
+    # numeric columns come as numpy arrays: plain ints draw and sum faster in Python
+    start, end = cols["start_ps"].tolist(), cols["end_ps"].tolist()
+    n = len(start)
+    hw = cols["hardware"] if cols["hardware"] is not None else ["?"] * n
+    unit = np.asarray(cols["unit"]).tolist() if cols["unit"] is not None else [0] * n
+    op = cols["op"] if cols["op"] is not None else ["task"] * n
+    tasks = [(hw[i], unit[i], op[i], start[i], end[i]) for i in range(n) if hw[i] != "start"]
     if not tasks:
         note("%s: the schedule is empty" % name)
         return
@@ -591,6 +633,238 @@ def plot_energy(f, pid, out_dir, written):
     save(fig, out_dir, name, written)
 
 
+# ----------------------------------------------------------------------------- 6. dispatch table
+
+OBJECTIVE_NAMES = {"time": "Makespan", "energy": "Energy", "edp": "Energy-delay product"}
+
+
+def load_crossover_json(path):
+    """The crossover dispatch table at `path` as a dict. ValueError naming the path when it
+    is not JSON or has no "dispatch" object (what every `lightcode crossover` table has)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ValueError("%s: not a JSON file (%s)" % (path, e)) from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("dispatch"), dict):
+        raise ValueError('%s: not a LightCode crossover table (no "dispatch" object)' % path)
+    return doc
+
+
+def switches(dispatch):
+    """[(length, old system, new system)]: the "from" of every dispatch range after the
+    first, exactly as the tool reported it (nothing is recomputed or interpolated)."""
+    ranges = (dispatch or {}).get("ranges") or []
+    return [(r["from"], p.get("system", "?"), r.get("system", "?"))
+            for p, r in zip(ranges, ranges[1:])]
+
+
+def switch_line(objective, dispatch):
+    """The one-line summary printed per objective: "crossover energy: switches at 54"."""
+    sw = switches(dispatch)
+    if sw:
+        return "crossover %s: switches at %s" % (objective, ", ".join(str(x) for x, _, _ in sw))
+    ranges = (dispatch or {}).get("ranges") or []
+    if ranges:
+        return "crossover %s: no switch (%s best from %s to %s)" % (
+            objective, ranges[0].get("system", "?"), ranges[0].get("from"), ranges[-1].get("to"))
+    return "crossover %s: no dispatch ranges" % objective
+
+
+def curve_problem(curves):
+    """Why `curves` (one objective's {"unit", "lengths", "systems"}) cannot be drawn, or None."""
+    if not isinstance(curves, dict):
+        return "no curves (a table from an older lightcode crossover?)"
+    lengths, systems = curves.get("lengths"), curves.get("systems")
+    if not isinstance(lengths, list) or not lengths or not isinstance(systems, dict) or not systems:
+        return "its curves have no lengths or no systems"
+    bad = [s for s, v in systems.items() if not isinstance(v, list) or len(v) != len(lengths)]
+    if bad:
+        return "curve(s) %s do not have one value per length" % ", ".join(bad)
+    return None
+
+
+def system_colours(doc, objective):
+    """A colour per system name, in the table's system order (the same in every figure)."""
+    names = [s.get("name") for s in doc.get("systems") or [] if isinstance(s, dict)]
+    for c in (doc.get("curves") or {}).values():
+        names += list((c or {}).get("systems") or {})
+    names += [r.get("system") for r in (doc["dispatch"].get(objective) or {}).get("ranges", [])]
+    names = list(dict.fromkeys(n for n in names if n))
+    cmap = plt.get_cmap("tab10")
+    return {n: cmap(i % cmap.N) for i, n in enumerate(names)}
+
+
+def shade_dispatch(ax, dispatch, colour):
+    """Each dispatch range shaded in its system's colour; legend patches for them."""
+    ranges = (dispatch or {}).get("ranges") or []
+    handles = []
+    for r, nxt in zip(ranges, ranges[1:] + [None]):
+        # up to the next range's start, so that the shading has no gap at the switch
+        hi = nxt["from"] if nxt else r["to"]
+        c = colour.get(r.get("system"), "0.5")
+        ax.axvspan(r["from"], hi, color=c, alpha=0.10, linewidth=0)
+        handles.append(Patch(color=c, alpha=0.25, label="best: %s (%s–%s)" % (
+            r.get("system", "?"), r["from"], r["to"])))
+    return handles
+
+
+def mark_switches(ax, sw):
+    """A dashed line at each switch length, labelled with the length above the axes (so that
+    the label covers no curve); close labels alternate between two heights."""
+    prev = None
+    level = 0
+    for x, _, _ in sw:
+        level = (level + 1) % 2 if prev and x / prev < 1.6 else 0
+        ax.axvline(x, color="0.2", linestyle="--", linewidth=1.1)
+        ax.annotate(str(x), xy=(x, 1.0), xycoords=("data", "axes fraction"), ha="center",
+                    va="bottom", xytext=(0, 2 + 11 * level), textcoords="offset points",
+                    fontsize="small", fontweight="bold")
+        prev = x
+
+
+def curve_points(curves):
+    """{system: [(length, value)]} of one objective's curves, null (not evaluated) left out."""
+    return {system: [(x, v) for x, v in zip(curves["lengths"], vals) if number(v) is not None]
+            for system, vals in curves["systems"].items()}
+
+
+def relative_to_best(points):
+    """{system: [(length, value / best value at that length)]} at the lengths where >= 2
+    systems were evaluated: the winner reads 1, so that near-equal curves stay apart."""
+    at = {}
+    for system, pts in points.items():
+        for x, v in pts:
+            at.setdefault(x, {})[system] = v
+    out = {}
+    for x in sorted(at):
+        vals = at[x]
+        best = min(vals.values())
+        if len(vals) < 2 or best <= 0:
+            continue
+        for system, v in vals.items():
+            out.setdefault(system, []).append((x, v / best))
+    return out
+
+
+def draw_curves(ax, points, colour, markersize=3.5):
+    """One line with markers per system; returns every value drawn."""
+    allv = []
+    for system, pts in points.items():
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=markersize,
+                color=colour.get(system), label=system)
+        allv += [p[1] for p in pts]
+    return allv
+
+
+def plot_crossover_objective(doc, objective, out_dir, written):
+    """crossover_<objective>.png: above, the evaluated curves (metric vs length, one line
+    with markers per system; null values, i.e. lengths not evaluated for that system, left
+    out); below, the same values relative to the best system at each length. The dispatch
+    ranges are shaded in their system's colour and the switch lengths marked, as the table
+    gives them. Prints switch_line after the "wrote" line."""
+    name = "crossover_%s.png" % re.sub(r"[^A-Za-z0-9_.-]", "_", objective)
+    dispatch = doc["dispatch"].get(objective)
+    curves = (doc.get("curves") or {}).get(objective)
+    problem = curve_problem(curves)
+    if problem:
+        note("%s: %s" % (name, problem))
+        print("  " + switch_line(objective, dispatch))
+        return
+    colour = system_colours(doc, objective)
+    points = curve_points(curves)
+    sw = switches(dispatch)
+    fig, (ax, rel) = plt.subplots(2, 1, figsize=(11, 7.5), sharex=True, layout="constrained",
+                                  gridspec_kw={"height_ratios": [3, 2]})
+    allv = draw_curves(ax, points, colour)
+    relv = draw_curves(rel, relative_to_best(points), colour, markersize=3)
+    handles = shade_dispatch(ax, dispatch, colour)
+    shade_dispatch(rel, dispatch, colour)
+    mark_switches(ax, sw)
+    for x, _, _ in sw:
+        rel.axvline(x, color="0.2", linestyle="--", linewidth=1.1)
+    if min(curves["lengths"]) > 0:
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: "%g" % v))
+    unit = curves.get("unit") or (dispatch or {}).get("unit") or ""
+    log = maybe_log(ax, allv)
+    ax.set_ylabel("%s%s%s" % (OBJECTIVE_NAMES.get(objective, objective),
+                              " [%s]" % unit if unit else "", " (log)" if log else ""))
+    rel_log = maybe_log(rel, relv)
+    rel.set_ylabel("relative to the best (1 = best)" + (" (log)" if rel_log else ""))
+    rel.set_xlabel("Sequence length [tokens]")
+    for a, lg in ((ax, log), (rel, rel_log)):
+        a.grid(alpha=0.3, which="both" if lg else "major")
+    lines, labels = ax.get_legend_handles_labels()
+    ax.legend(lines + handles, labels + [h.get_label() for h in handles], fontsize="small",
+              title="System (line) / dispatch", loc="upper left", bbox_to_anchor=(1.01, 1))
+    ax.set_title(crossover_title(doc, objective, dispatch, sw), fontsize="medium",
+                 pad=26 if len(sw) > 1 else 16)
+    save(fig, out_dir, name, written)
+    print("  " + switch_line(objective, dispatch))
+
+
+def crossover_title(doc, objective, dispatch, sw):
+    what = " ".join(str(doc[k]) for k in ("model", "stage") if doc.get(k))
+    if doc.get("profile"):
+        what += ", %s profile" % doc["profile"]
+    how = ""
+    if dispatch and dispatch.get("evaluations") is not None:
+        how = " — %s evaluations at %s lengths" % (dispatch["evaluations"],
+                                                   dispatch.get("lengths_probed", "?"))
+    marks = "no switch"
+    if sw:
+        marks = "switch%s at %s" % ("es" if len(sw) > 1 else "",
+                                    ", ".join(str(x) for x, _, _ in sw))
+    return "Crossover, %s objective: %s\n%s%s" % (objective, marks, what, how)
+
+
+# ----------------------------------------------------------------------------- failures
+
+def failure_fields(rows):
+    """[(CSV header, /summary field)]: id, each sweep parameter (named without "param.",
+    unless that would repeat the "id" or "error" header), error."""
+    params = [(p if short_name in ("id", "error") else short_name, p)
+              for p in param_columns(rows) for short_name in [p[len("param."):]]]
+    return [("id", "id")] + params + [("error", "error")]
+
+
+def write_failures(rows, failed, out_dir):
+    """failures.csv in out_dir, one line per failed point; returns its path."""
+    path = os.path.join(out_dir, FAILURES_CSV)
+    fields = failure_fields(rows)
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow([h for h, _ in fields])
+        for r in failed:
+            w.writerow([fmt_value(r.get(f, "")) for _, f in fields])
+    print("wrote %s" % path)
+    return path
+
+
+def report_failures(rows, out_dir, max_listed=20):
+    """Failed points: written to failures.csv and listed on stderr; a stale failures.csv
+    from an earlier run is removed when there are none (it would contradict this file).
+    Returns EXIT_FAILED_POINTS when a point failed, else 0."""
+    failed = [r for r in rows if not is_ok(r)]
+    stale = os.path.join(out_dir, FAILURES_CSV)
+    if not failed:
+        if os.path.isfile(stale):
+            os.remove(stale)
+        return 0
+    path = write_failures(rows, failed, out_dir)
+    params = param_columns(rows)
+    print("plot.py: %d of %d points failed (left out of the plots; listed in %s):" % (
+        len(failed), len(rows), path), file=sys.stderr)
+    for r in failed[:max_listed]:
+        where = label_of(r, [p for p in params if fmt_value(r.get(p, "")) != ""])
+        print("  %s%s: %s" % (r.get("id", "?"), " (%s)" % where if where else "",
+                              r.get("error", "") or "(no message)"), file=sys.stderr)
+    if len(failed) > max_listed:
+        print("  ... and %d more" % (len(failed) - max_listed), file=sys.stderr)
+    return EXIT_FAILED_POINTS
+
+
 # ----------------------------------------------------------------------------- main
 
 def file_title(rows):
@@ -603,15 +877,112 @@ def file_title(rows):
     return ", ".join(parts) or "LightCode results"
 
 
+def run_jobs(jobs):
+    """Calls each (name, function, args); an exception in one is reported as a skip note
+    (the file has a layout that plot does not expect) and the others still run."""
+    for name, fn, fargs in jobs:
+        try:
+            fn(*fargs)
+        except Exception as e:
+            plt.close("all")
+            note("%s: could not draw it from this file (%s: %s)" % (name, type(e).__name__, e))
+
+
+def looks_like_json(path):
+    """True for a .json name or content that starts with "{" (HDF5 starts with \\x89HDF)."""
+    if path.lower().endswith(".json"):
+        return True
+    with open(path, "rb") as fh:
+        return fh.read(64).lstrip()[:1] == b"{"
+
+
+def output_dir(path, out):
+    if out:
+        return out
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return os.path.join(os.path.dirname(os.path.abspath(path)), stem + "_plots")
+
+
+def default_point(rows, points, ids):
+    """The first ok point of /summary that has a /points group, else the first group whose
+    own status attribute is ok, else None."""
+    ok_ids = [str(r.get("id", "")) for r in rows if is_ok(r)]
+    pid = next((i for i in ok_ids if i in ids), None)
+    if pid is None:
+        pid = next((i for i in ids if text(points[i].attrs.get("status", "ok")) == "ok"), None)
+    return pid
+
+
+def plot_results_file(path, point, out_dir):
+    """Every plot of a results file; the exit status (0, EXIT_BAD_INPUT, EXIT_FAILED_POINTS)."""
+    try:
+        f = open_results(path)
+    except (OSError, ValueError) as e:
+        print("plot.py: %s" % e, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    with f:
+        rows = read_table(f["summary"])
+        SUMMARY_BY_ID.update((str(r["id"]), r) for r in rows if "id" in r)
+        points = f.get("points")
+        ids = [k for k in points] if isinstance(points, h5py.Group) else []
+        pid = point
+        if pid is not None and pid not in ids:
+            print("plot.py: %s: no point %r (points: %s)" % (
+                path, pid, ", ".join(ids[:10]) + (" ..." if len(ids) > 10 else "")),
+                file=sys.stderr)
+            return EXIT_BAD_INPUT
+        if pid is None:
+            pid = default_point(rows, points, ids)
+        os.makedirs(out_dir, exist_ok=True)
+        written = []
+        title = file_title(rows)
+        if not rows:
+            note("/summary has no points")
+        jobs = [("hardware_comparison.png", plot_hardware_comparison,
+                 (rows, out_dir, written, title)),
+                ("phu_scaling.png", plot_phu_scaling, (rows, out_dir, written, title)),
+                ("crossover.png", plot_crossover, (rows, out_dir, written, title))]
+        if pid is None:
+            note("gantt/energy: no ok point with a /points/<id> group")
+        else:
+            jobs += [("gantt_%s.png" % pid, plot_gantt, (f, pid, out_dir, written)),
+                     ("energy_%s.png" % pid, plot_energy, (f, pid, out_dir, written))]
+        run_jobs(jobs)
+        if not written:
+            print("no plots written (nothing in %s to plot)" % path)
+    return report_failures(rows, out_dir)
+
+
+def plot_json_file(path, point, out_dir):
+    """crossover_<objective>.png per objective of a dispatch table; the exit status."""
+    try:
+        doc = load_crossover_json(path)
+    except (OSError, ValueError) as e:
+        print("plot.py: %s" % e, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if point is not None:
+        note("--point %s: a crossover table has no points" % point)
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    objectives = list(dict.fromkeys(list(doc["dispatch"]) + list(doc.get("curves") or {})))
+    run_jobs([("crossover_%s.png" % o, plot_crossover_objective, (doc, o, out_dir, written))
+              for o in objectives])
+    if not written:
+        print("no plots written (nothing in %s to plot)" % path)
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="plot.py",
         description=__doc__.split("\n\n", 1)[1] if "\n\n" in __doc__ else None,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="Example: /usr/bin/python3 tools/plot.py results/seed_table.h5 --out /tmp/plots")
-    ap.add_argument("results", help="a LightCode results file (.h5)")
+        epilog="Examples: /usr/bin/python3 tools/plot.py results/seed_table.h5 --out /tmp/plots\n"
+               "          /usr/bin/python3 tools/plot.py results/crossover.json")
+    ap.add_argument("results", help="a LightCode results file (.h5) or a crossover dispatch "
+                                    "table (.json)")
     ap.add_argument("--out", metavar="DIR",
-                    help="output directory (default: <results stem>_plots/ beside the file)")
+                    help="output directory (default: <file stem>_plots/ beside the file)")
     ap.add_argument("--point", metavar="ID",
                     help="point id for the Gantt chart and energy breakdown (default: the "
                          "first ok point)")
@@ -620,63 +991,11 @@ def main(argv=None):
     path = args.results
     if not os.path.isfile(path):
         print("plot.py: %s: no such file" % path, file=sys.stderr)
-        return 2
-    try:
-        f = h5py.File(path, "r")
-    except OSError as e:
-        print("plot.py: %s: not an HDF5 file (%s)" % (path, e), file=sys.stderr)
-        return 2
-    with f:
-        summary = f.get("summary")
-        if not isinstance(summary, h5py.Dataset) or not summary.dtype.names:
-            print("plot.py: %s: not a LightCode results file (no /summary table)" % path,
-                  file=sys.stderr)
-            return 2
-        rows = read_table(summary)
-        SUMMARY_BY_ID.update((str(r["id"]), r) for r in rows if "id" in r)
-        points = f.get("points")
-        ids = [k for k in points] if isinstance(points, h5py.Group) else []
-        pid = args.point
-        if pid is not None:
-            if pid not in ids:
-                print("plot.py: %s: no point %r (points: %s)" % (
-                    path, pid, ", ".join(ids[:10]) + (" ..." if len(ids) > 10 else "")),
-                    file=sys.stderr)
-                return 2
-        else:
-            ok_ids = [str(r.get("id", "")) for r in rows if is_ok(r)]
-            pid = next((i for i in ok_ids if i in ids), None)
-            if pid is None:  # fall back on the point groups' own status attribute
-                pid = next((i for i in ids
-                            if text(points[i].attrs.get("status", "ok")) == "ok"), None)
-        out_dir = args.out
-        if not out_dir:
-            stem = os.path.splitext(os.path.basename(path))[0]
-            out_dir = os.path.join(os.path.dirname(os.path.abspath(path)), stem + "_plots")
-        os.makedirs(out_dir, exist_ok=True)
-        written = []
-        title = file_title(rows)
-        if not rows:
-            note("/summary has no points")
-        jobs = [("hardware_comparison.png", plot_hardware_comparison, (rows,)),
-                ("phu_scaling.png", plot_phu_scaling, (rows,)),
-                ("crossover.png", plot_crossover, (rows,))]
-        if pid is None:
-            note("gantt/energy: no ok point with a /points/<id> group")
-        else:
-            jobs += [("gantt_%s.png" % pid, plot_gantt, (f, pid)),
-                     ("energy_%s.png" % pid, plot_energy, (f, pid))]
-        for name, fn, fargs in jobs:
-            extra = (out_dir, written) + ((title,) if fargs == (rows,) else ())
-            try:
-                fn(*(fargs + extra))
-            except Exception as e:  # an unexpected layout: say so, draw the others
-                plt.close("all")
-                note("%s: could not draw it from this file (%s: %s)" % (
-                    name, type(e).__name__, e))
-        if not written:
-            print("no plots written (nothing in %s to plot)" % path)
-    return 0
+        return EXIT_BAD_INPUT
+    out_dir = output_dir(path, args.out)
+    if looks_like_json(path):
+        return plot_json_file(path, args.point, out_dir)
+    return plot_results_file(path, args.point, out_dir)
 
 
 if __name__ == "__main__":

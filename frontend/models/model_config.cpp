@@ -67,8 +67,21 @@ std::string_view activation_name(Activation a) {
   return name_of(kActivations, a);
 }
 
+namespace {
+ModelConfig model_config_from(const ConfigNode& root, const std::string& path);
+}  // namespace
+
 ModelConfig load_model_config(const std::string& path) {
-  const ConfigNode root = ConfigNode::load_file(path);
+  return model_config_from(ConfigNode::load_file(path, "model config"), path);
+}
+
+ModelConfig parse_model_config(std::string_view text, const std::string& path) {
+  return model_config_from(ConfigNode::parse(text, path, fs::path(path).parent_path().string()), path);
+}
+
+namespace {
+
+ModelConfig model_config_from(const ConfigNode& root, const std::string& path) {
   root.allow_only({"source", "model_type", "num_hidden_layers", "hidden_size",
                    "num_attention_heads", "num_key_value_heads", "intermediate_size", "vocab_size",
                    "max_position_embeddings", "norm_type", "hidden_act", "tie_word_embeddings",
@@ -114,6 +127,8 @@ ModelConfig load_model_config(const std::string& path) {
   }
   return c;
 }
+
+}  // namespace
 
 std::vector<std::string> builtin_model_names() {
   std::vector<std::string> names;

@@ -42,7 +42,11 @@ struct ModelConfig {
   int64_t head_dim() const { return hidden_size / num_attention_heads; }
 };
 
+// A Hugging Face style config (YAML, or its JSON subset), strict: unknown keys, bad values and
+// dimensions above their bounds are lightcode::Error naming file, line and key.
 ModelConfig load_model_config(const std::string& path);
+// The same from text; `path` names it in errors.
+ModelConfig parse_model_config(std::string_view text, const std::string& path);
 // <config_root()>/models/<name>.yaml; an unknown name throws lightcode::Error listing the
 // available names.
 ModelConfig builtin_model(const std::string& name);

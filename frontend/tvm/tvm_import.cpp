@@ -3,16 +3,26 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "sim/core/error.hpp"
+#include "sim/core/input_file.hpp"
+#include "sim/core/limits.hpp"
 
 namespace lightcode::frontend {
 namespace {
 
 using nlohmann::json;
+
+// A JSON value in an error message: scalars as written, containers by kind (dumping a deeply
+// nested or huge value would itself recurse or allocate without bound).
+std::string brief(const json& v) {
+  if (v.is_array()) return "an array of " + std::to_string(v.size());
+  if (v.is_object()) return "an object";
+  std::string s = v.dump();
+  if (s.size() > 64) s = s.substr(0, 61) + "...";
+  return s;
+}
 
 class Reader {
  public:
@@ -48,12 +58,17 @@ class Reader {
         }
       }
     }
-    fail(path, "expected an integer, found " + v.dump());
+    fail(path, "expected an integer, found " + brief(v));
   }
 
   std::string string(const json& v, const std::string& path) const {
-    if (!v.is_string()) fail(path, "expected a string, found " + v.dump());
-    return v.get<std::string>();
+    if (!v.is_string()) fail(path, "expected a string, found " + brief(v));
+    const std::string& s = v.get_ref<const std::string&>();
+    if (static_cast<int64_t>(s.size()) > limits::kNameBytes.value) {
+      fail(path, "a string of " + std::to_string(s.size()) + " bytes is above the limit of " +
+                     std::to_string(limits::kNameBytes.value) + " (" + std::string(limits::kNameBytes.name) + ")");
+    }
+    return s;
   }
 
   // attrs.<key> is a pair [type tag, list].
@@ -98,18 +113,22 @@ ir::MemoryRole memory_role(const std::string& name) {
 }  // namespace
 
 ir::Graph import_tvm_file(const std::string& path, const TvmImportOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(SourcePlace{path, 0, 0, ""}, "cannot open TVM graph file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return import_tvm_json(ss.str(), path, options);
+  return import_tvm_json(read_input_file(path, "TVM graph file", limits::kGraphFileBytes), path, options);
 }
 
 ir::Graph import_tvm_json(std::string_view text, const std::string& name,
                           const TvmImportOptions& options) {
   json doc;
+  // Nesting is bounded while parsing: graph JSON is five levels deep.
+  const json::parser_callback_t depth_guard = [&name](int depth, json::parse_event_t, json&) {
+    if (depth > limits::kConfigDepth.value) {
+      throw Error(SourcePlace{name, 0, 0, ""}, "JSON nested more than " + std::to_string(limits::kConfigDepth.value) +
+                                                   " levels deep (" + std::string(limits::kConfigDepth.name) + ")");
+    }
+    return true;
+  };
   try {
-    doc = json::parse(text.begin(), text.end());
+    doc = json::parse(text.begin(), text.end(), depth_guard);
   } catch (const json::parse_error& e) {
     std::string what = e.what();
     // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: ".
@@ -122,6 +141,18 @@ ir::Graph import_tvm_json(std::string_view text, const std::string& name,
   const json& shapes = r.tagged_list(attrs, "shape", "list_shape");
   const json& dltypes = r.tagged_list(attrs, "dltype", "list_str");
   const size_t n = nodes.size();
+  if (static_cast<int64_t>(n) > limits::kGraphNodes.value) {
+    r.fail("nodes", "has " + std::to_string(n) + " nodes, above the limit of " + std::to_string(limits::kGraphNodes.value) +
+                        " (" + std::string(limits::kGraphNodes.name) + ")");
+  }
+  // An entry count per node (outputs, inputs) within limits::kNodeEdges.
+  auto edge_count = [&r](int64_t count, const std::string& path, const char* what) {
+    if (count < 1 || count > limits::kNodeEdges.value) {
+      r.fail(path, std::string(what) + " " + std::to_string(count) + " is not between 1 and " +
+                       std::to_string(limits::kNodeEdges.value) + " (" + std::string(limits::kNodeEdges.name) + ")");
+    }
+    return count;
+  };
 
   // node_row_ptr[i] is node i's first entry; absent in some exporters, then 1 + outputs.
   std::vector<int64_t> row(n + 1, 0);
@@ -132,20 +163,21 @@ ir::Graph import_tvm_json(std::string_view text, const std::string& name,
                                  std::to_string(n + 1) + " (one per node plus one)");
     }
     for (size_t i = 0; i <= n; ++i) {
-      row[i] = r.integer(rp[i], "node_row_ptr[" + std::to_string(i) + "]");
-      if (i > 0 && row[i] <= row[i - 1]) {
-        r.fail("node_row_ptr[" + std::to_string(i) + "]",
-               "must grow by at least one entry per node (" + std::to_string(row[i - 1]) +
-                   " then " + std::to_string(row[i]) + ")");
+      const std::string path = "node_row_ptr[" + std::to_string(i) + "]";
+      row[i] = r.integer(rp[i], path);
+      if (i > 0 && (row[i] <= row[i - 1] || row[i] - row[i - 1] > limits::kNodeEdges.value)) {
+        r.fail(path, "must grow by 1 to " + std::to_string(limits::kNodeEdges.value) + " entries per node (" +
+                         std::to_string(row[i - 1]) + " then " + std::to_string(row[i]) + ")");
       }
     }
     if (row[0] != 0) r.fail("node_row_ptr[0]", "must be 0");
   } else {
     for (size_t i = 0; i < n; ++i) {
       int64_t outs = 1;
-      if (nodes[i].contains("attrs") && nodes[i]["attrs"].contains("num_outputs")) {
-        outs = r.integer(nodes[i]["attrs"]["num_outputs"],
-                         "nodes[" + std::to_string(i) + "].attrs.num_outputs");
+      if (nodes[i].is_object() && nodes[i].contains("attrs") && nodes[i]["attrs"].is_object() &&
+          nodes[i]["attrs"].contains("num_outputs")) {
+        const std::string path = "nodes[" + std::to_string(i) + "].attrs.num_outputs";
+        outs = edge_count(r.integer(nodes[i]["attrs"]["num_outputs"], path), path, "num_outputs");
       }
       row[i + 1] = row[i] + outs;
     }
@@ -206,7 +238,10 @@ ir::Graph import_tvm_json(std::string_view text, const std::string& name,
       node.kind_name = std::string(ir::kind_from_func_name(func));
       node.kind = ir::parse_op_kind(node.kind_name);
       for (auto it = a.begin(); it != a.end(); ++it) {
-        if (it.value().is_string()) node.attrs.push_back({it.key(), it.value().get<std::string>()});
+        if (!it.value().is_string()) continue;
+        const std::string apath = path + ".attrs." + it.key().substr(0, 64);
+        if (static_cast<int64_t>(it.key().size()) > limits::kNameBytes.value) r.fail(apath, "attribute name too long");
+        node.attrs.push_back({it.key(), r.string(it.value(), apath)});
       }
       if (a.contains("num_outputs")) {
         const int64_t declared = r.integer(a["num_outputs"], path + ".attrs.num_outputs");
@@ -221,6 +256,9 @@ ir::Graph import_tvm_json(std::string_view text, const std::string& name,
     }
     static const json kNoInputs = json::array();
     const json& ins = r.array(jn.contains("inputs") ? jn["inputs"] : kNoInputs, path + ".inputs");
+    if (static_cast<int64_t>(ins.size()) > limits::kNodeEdges.value) {
+      edge_count(static_cast<int64_t>(ins.size()), path + ".inputs", "the number of inputs");
+    }
     for (size_t k = 0; k < ins.size(); ++k) {
       const std::string ipath = path + ".inputs[" + std::to_string(k) + "]";
       const json& in = r.array(ins[k], ipath);
@@ -260,9 +298,10 @@ ir::Graph import_tvm_json(std::string_view text, const std::string& name,
 
   if (options.sequence_length) {
     const int64_t target = *options.sequence_length;
-    if (target < 1) {
+    if (target < 1 || target > limits::kSequenceLength.value) {
       throw Error(SourcePlace{name, 0, 0, ""},
-                  "sequence length must be positive, got " + std::to_string(target));
+                  "sequence length must be between 1 and " + std::to_string(limits::kSequenceLength.value) + " (" +
+                      std::string(limits::kSequenceLength.name) + "), got " + std::to_string(target));
     }
     std::optional<int64_t> traced = options.traced_length ? options.traced_length : detect_traced_length(g);
     if (!traced) {
@@ -270,11 +309,13 @@ ir::Graph import_tvm_json(std::string_view text, const std::string& name,
                   "cannot tell the sequence length this graph was traced at (no input_ids or past_* "
                   "input); give it explicitly (--traced-len)");
     }
-    if (*traced < 1) {
-      throw Error(SourcePlace{name, 0, 0, ""},
-                  "traced sequence length must be positive, got " + std::to_string(*traced));
+    if (*traced < 1 || *traced > limits::kSequenceLength.value) {
+      throw Error(SourcePlace{name, 0, 0, ""}, "traced sequence length must be between 1 and " +
+                                                   std::to_string(limits::kSequenceLength.value) + ", got " +
+                                                   std::to_string(*traced));
     }
     g.resize_sequence(*traced, target);
+    g.validate();  // re-sized tensors must still be representable
   }
   return g;
 }

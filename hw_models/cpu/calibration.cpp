@@ -4,9 +4,12 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
+#include <sstream>
 
+#include "sim/core/checked.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/input_file.hpp"
+#include "sim/core/limits.hpp"
 
 namespace lightcode::hw {
 namespace {
@@ -64,9 +67,9 @@ class NestedParser {
   void skip() {
     while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
   }
-  bool value(Nested& out) {
+  bool value(Nested& out, int depth = 0) {
     skip();
-    if (i_ >= s_.size()) return false;
+    if (i_ >= s_.size() || depth > limits::kCsvShapeDepth.value) return false;
     if (s_[i_] == '[') {
       ++i_;
       out.is_list = true;
@@ -77,7 +80,7 @@ class NestedParser {
       }
       while (true) {
         out.items.emplace_back();
-        if (!value(out.items.back())) return false;
+        if (!value(out.items.back(), depth + 1)) return false;
         skip();
         if (i_ < s_.size() && s_[i_] == ',') {
           ++i_;
@@ -119,7 +122,7 @@ bool shapes_of(const Nested& n, std::vector<std::vector<int64_t>>& out) {
 
 int64_t elements(const std::vector<int64_t>& dims) {
   int64_t n = 1;
-  for (int64_t d : dims) n *= d;
+  for (int64_t d : dims) n = checked_mul(n, d, "the elements of a shape");
   return n;
 }
 
@@ -165,8 +168,12 @@ bool counts_macs(const std::string& kind) {
 
 std::vector<TimingRow> read_timings_csv(const std::string& path,
                                         const CalibrationOptions& options) {
-  std::ifstream in(path);
-  if (!in) throw Error(SourcePlace{path, 0, 0, ""}, "cannot open timings CSV");
+  return parse_timings_csv(read_input_file(path, "timings CSV", limits::kCsvFileBytes), path, options);
+}
+
+std::vector<TimingRow> parse_timings_csv(std::string_view csv, const std::string& path,
+                                         const CalibrationOptions& options) {
+  std::istringstream in{std::string(csv)};
   std::string text;
   int line_no = 0;
   if (!std::getline(in, text)) fail_at(path, 1, "", "empty file (expected a header row)");
@@ -196,12 +203,13 @@ std::vector<TimingRow> read_timings_csv(const std::string& path,
     }
     TimingRow r;
     r.line = line_no;
+    r.file = path;
     r.kind = f[kind_col];
     if (r.kind.empty()) fail_at(path, line_no, "compiler_name", "empty op kind");
     char* end = nullptr;
     const double us = std::strtod(f[us_col].c_str(), &end);
     if (f[us_col].empty() || *end != '\0' || !std::isfinite(us) || us < 0.0) {
-      fail_at(path, line_no, "microseconds", "'" + f[us_col] + "' is not a non-negative number");
+      fail_at(path, line_no, "microseconds", "'" + excerpt(f[us_col]) + "' is not a non-negative number");
     }
     r.seconds = us * kSecondsPerMicrosecond;
     Nested shape;
@@ -209,14 +217,18 @@ std::vector<TimingRow> read_timings_csv(const std::string& path,
     if (!NestedParser(f[shape_col]).parse(shape) || !shape.is_list || shape.items.size() != 2 ||
         !shapes_of(shape.items[0], ins) || !shapes_of(shape.items[1], outs) || outs.empty()) {
       fail_at(path, line_no, "shape",
-              "'" + f[shape_col] + "' is not [[input shapes], [output shapes]] with an output");
+              "'" + excerpt(f[shape_col]) + "' is not [[input shapes], [output shapes]] with an output");
     }
-    const int64_t n_out = elements(outs[0]);
-    const int64_t k = ins.empty() || ins[0].empty() ? 1 : ins[0].back();
-    r.work = static_cast<double>(counts_macs(r.kind) ? n_out * k : n_out);
-    for (const auto& s : ins) {
-      r.largest_input_bytes =
-          std::max(r.largest_input_bytes, elements(s) * options.bytes_per_element);
+    try {
+      const int64_t n_out = elements(outs[0]);
+      const int64_t k = ins.empty() || ins[0].empty() ? 1 : ins[0].back();
+      r.work = static_cast<double>(counts_macs(r.kind) ? checked_mul(n_out, k, "the MACs") : n_out);
+      for (const auto& s : ins) {
+        r.largest_input_bytes = std::max(r.largest_input_bytes,
+                                         checked_mul(elements(s), options.bytes_per_element, "the bytes of an input"));
+      }
+    } catch (const Error& e) {
+      fail_at(path, line_no, "shape", e.what());
     }
     rows.push_back(std::move(r));
   }
@@ -252,6 +264,14 @@ Calibration fit_timings(const std::vector<TimingRow>& rows, const CalibrationOpt
       f.beyond_cache_points = static_cast<int>(far.size());
       f.beyond_cache_r2 = beyond.r2;
       c.cache_bytes = options.cache_bytes;
+    }
+    for (const double v : {f.per_work_s, f.offset_s, f.r2, f.beyond_cache_per_work_s, f.beyond_cache_offset_s,
+                           f.beyond_cache_r2}) {
+      if (!std::isfinite(v)) {
+        throw Error(SourcePlace{all.front()->file, all.front()->line, 0, ""},
+                    "the fit for '" + kind + "' is not a finite number: the timings (from this row on) are too "
+                    "large to fit in double precision");
+      }
     }
     c.fits[kind] = f;
   }

@@ -12,6 +12,7 @@
 // Time cannot fall with work: a negative slope (noise on tiny ops) becomes a constant fit.
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hw_models/cpu/cpu_spec.hpp"
@@ -24,6 +25,7 @@ struct TimingRow {
   double seconds = 0.0;
   int64_t largest_input_bytes = 0;
   int line = 0;  // in the CSV, for messages
+  std::string file;
 };
 
 struct CalibrationOptions {
@@ -38,9 +40,15 @@ struct Calibration {
   size_t rows = 0;
 };
 
-// Throws lightcode::Error naming file and line for a malformed row or a missing column.
+// Throws lightcode::Error naming file and line for a malformed row or a missing column. The
+// file is read through read_input_file (limits::kCsvFileBytes); shapes nest at most
+// limits::kCsvShapeDepth levels and their counts are checked.
 std::vector<TimingRow> read_timings_csv(const std::string& path,
                                         const CalibrationOptions& options = {});
+// The same from text; `path` names it in errors.
+std::vector<TimingRow> parse_timings_csv(std::string_view csv, const std::string& path,
+                                         const CalibrationOptions& options = {});
+// Throws lightcode::Error naming the op kind when a fit is not finite (never writes NaN).
 Calibration fit_timings(const std::vector<TimingRow>& rows, const CalibrationOptions& options = {});
 inline Calibration calibrate_cpu(const std::string& csv_path,
                                  const CalibrationOptions& options = {}) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "sim/core/checked.hpp"
 #include "sim/ir/metrics.hpp"
 
 namespace lightcode::hw {
@@ -49,25 +50,20 @@ bool is_view(OpKind k) {
   return k == OpKind::nop || k == OpKind::reshape;
 }
 
-int64_t sum_bytes(const std::vector<ir::TensorType>& ts) {
-  int64_t b = 0;
-  for (const auto& t : ts) b += t.bytes();
-  return b;
-}
-
 // Bytes an op reads: its inputs, except that slice and take read only what they keep (plus
 // take's indices) and reshapes are views.
 int64_t bytes_read(const ir::Node& op) {
   if (is_view(op.kind)) return 0;
-  if (op.kind == OpKind::slice) return sum_bytes(op.outputs);
+  if (op.kind == OpKind::slice) return ir::total_bytes(op.outputs);
   if (op.kind == OpKind::take) {
-    return sum_bytes(op.outputs) + (op.input_types.size() > 1 ? op.input_type(1).bytes() : 0);
+    return checked_add(ir::total_bytes(op.outputs), op.input_types.size() > 1 ? op.input_type(1).bytes() : 0,
+                       "the bytes a take reads");
   }
-  return sum_bytes(op.input_types);
+  return ir::total_bytes(op.input_types);
 }
 
 int64_t bytes_written(const ir::Node& op) {
-  return is_view(op.kind) ? 0 : sum_bytes(op.outputs);
+  return is_view(op.kind) ? 0 : ir::total_bytes(op.outputs);
 }
 
 int64_t largest_input_bytes(const ir::Node& op) {

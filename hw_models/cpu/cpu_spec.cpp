@@ -6,8 +6,6 @@
 namespace lightcode::hw {
 namespace {
 
-constexpr int64_t kMaxCores = 1 << 16;
-
 void check_family(const ConfigNode& node, const char* family) {
   if (!node.has("family")) return;
   const std::string f = node.string("family");
@@ -64,9 +62,7 @@ CpuSpec parse_cpu_spec(const ConfigNode& node) {
   check_family(node, "cpu");
   CpuSpec s;
   if (node.has("name")) s.name = node.string("name");
-  const int64_t cores = node.positive_int("cores");
-  if (cores > kMaxCores) node.at("cores").fail("more than " + std::to_string(kMaxCores) + " cores");
-  s.cores = static_cast<int>(cores);
+  s.cores = static_cast<int>(node.count("cores", limits::kUnitCount));
   s.clock_hz = node.positive_quantity("clock", Dimension::frequency);
   if (node.has("vector_flops_per_cycle"))
     s.vector_flops_per_cycle = node.positive_double("vector_flops_per_cycle");

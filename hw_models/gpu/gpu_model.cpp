@@ -57,20 +57,14 @@ double lane_ops_per_element(OpKind k) {
   }
 }
 
-int64_t sum_bytes(const std::vector<ir::TensorType>& ts) {
-  int64_t b = 0;
-  for (const auto& t : ts) b += t.bytes();
-  return b;
-}
-
 // HBM bytes read: the inputs, except that slice and take read only what they keep (take
 // also reads its indices).
 int64_t bytes_read(const ir::Node& op) {
-  if (op.kind == OpKind::slice) return sum_bytes(op.outputs);
+  if (op.kind == OpKind::slice) return ir::total_bytes(op.outputs);
   if (op.kind == OpKind::take) {
-    return sum_bytes(op.outputs) + (op.input_types.size() > 1 ? op.input_type(1).bytes() : 0);
+    return ir::total_bytes(op.outputs) + (op.input_types.size() > 1 ? op.input_type(1).bytes() : 0);
   }
-  return sum_bytes(op.input_types);
+  return ir::total_bytes(op.input_types);
 }
 
 struct GemmDims {
@@ -248,7 +242,7 @@ KernelPlan GpuModel::streaming_plan(const ir::Node& op, double lane_ops) const {
   const int64_t in = op.input_types.empty() ? 0 : op.input_type(0).shape.elements();
   const int64_t elements = std::max(out, in);  // reductions read more than they write
   p.bytes_read = bytes_read(op);
-  p.bytes_written = sum_bytes(op.outputs);
+  p.bytes_written = ir::total_bytes(op.outputs);
   if (elements == 0) {
     p.bound = Bound::latency;
     return p;

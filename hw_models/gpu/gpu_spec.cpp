@@ -16,14 +16,10 @@ namespace {
 constexpr double kDefaultTensorEfficiency = 0.8;
 constexpr double kDefaultCudaEfficiency = 0.8;
 constexpr double kDefaultHbmEfficiency = 0.9;
-constexpr int64_t kMaxCount = 1 << 16;
 constexpr double kBitsPerByte = 8.0;
 
 int count(const ConfigNode& node, std::string_view key) {
-  const int64_t v = node.positive_int(key);
-  if (v > kMaxCount)
-    node.at(key).fail("implausibly large (more than " + std::to_string(kMaxCount) + ")");
-  return static_cast<int>(v);
+  return static_cast<int>(node.count(key, limits::kUnitCount));
 }
 
 double fraction(const ConfigNode& node, std::string_view key, double fallback) {
@@ -49,8 +45,9 @@ GpuSpec parse_gpu_spec(const ConfigNode& node) {
   s.gpcs = count(node, "gpcs");
   s.tpcs_per_gpc = count(node, "tpcs_per_gpc");
   s.sms_per_tpc = count(node, "sms_per_tpc");
-  if (static_cast<int64_t>(s.gpcs) * s.tpcs_per_gpc * s.sms_per_tpc > kMaxCount) {
-    node.fail("gpcs * tpcs_per_gpc * sms_per_tpc is implausibly large");
+  if (static_cast<int64_t>(s.gpcs) * s.tpcs_per_gpc * s.sms_per_tpc > limits::kUnitCount.value) {
+    node.fail("gpcs * tpcs_per_gpc * sms_per_tpc is above " + std::to_string(limits::kUnitCount.value) + " SMs (" +
+              std::string(limits::kUnitCount.name) + ")");
   }
   s.fp32_cores_per_sm = count(node, "fp32_cores_per_sm");
   s.tensor_cores_per_sm = node.has("tensor_cores_per_sm")

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "sim/core/checked.hpp"
+
 namespace lightcode::hw {
 Tpc::Tpc(const sc_core::sc_module_name& name, int n) : sc_core::sc_module(name) {
   for (int i = 0; i < n; ++i) sms.push_back(std::make_unique<Sm>(("sm" + std::to_string(i)).c_str()));
@@ -33,7 +35,7 @@ void Gpu::start(int32_t task, const KernelPlan& plan) {
   remaining_ = plan.ctas;
   in_flight_ = 0;
   per_cta_ = plan.per_wave;
-  busy_ps_ += plan.total().count_ps();
+  busy_ps_ = add_ps(busy_ps_, plan.total().count_ps(), "the GPU's busy time");
   ++tasks_;
   if (traced_) busy.write(true);
   notify_after(launch_done_, plan.launch.count_ps());
@@ -48,6 +50,18 @@ void Gpu::launched() {
 }
 
 void Gpu::issue() {
+  if (!traced_) {
+    // Untraced, the waves need no events of their own: all SMs are free between the waves of
+    // one kernel and every wave takes per_cta_, so the kernel ends waves x per_cta_ from now
+    // and each SM runs its share of the CTAs. One event per kernel, however many waves.
+    const auto sms = static_cast<int64_t>(sms_.size());
+    const int64_t full = remaining_ / sms, rest = remaining_ % sms;
+    for (int64_t i = 0; i < sms; ++i) sms_[static_cast<size_t>(i)]->ctas += full + (i < rest ? 1 : 0);
+    remaining_ = 0;
+    in_flight_ = 0;
+    notify_after(wave_done_, (per_cta_ * (full + (rest > 0 ? 1 : 0))).count_ps());
+    return;
+  }
   // All SMs are free between waves of one kernel: hand out as many CTAs as there are SMs.
   in_flight_ = std::min<int64_t>(remaining_, static_cast<int64_t>(sms_.size()));
   remaining_ -= in_flight_;

@@ -1,6 +1,7 @@
 #include "hw_models/lightcode/lightcode_transfer.hpp"
 
 #include "hw_models/lightcode/lightcode_constants.hpp"
+#include "sim/core/checked.hpp"
 
 namespace lightcode::hw {
 namespace {
@@ -39,7 +40,7 @@ class LightcodeTransfer final : public TransferModel {
     Cost c;
     c.time = Time::from_seconds(h.seconds);  // size-independent: the original's quirk
     c.energy = Energy::pj(static_cast<double>(tensor.shape.elements()) * h.pj_per_number);
-    c.bytes_read = tensor.shape.elements() * 4;
+    c.bytes_read = checked_mul(tensor.shape.elements(), 4, "the bytes of a transfer");
     c.bytes_written = c.bytes_read;
     c.bound = Bound::latency;
     return c;

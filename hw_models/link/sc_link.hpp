@@ -44,6 +44,8 @@ class LinkChannel final : public sc_core::sc_module {
   };
   void serve();
   void freed();
+  int64_t occupancy_ps(int64_t bytes) const;  // checked: throws past the time limit
+  void account(int64_t bytes, int64_t occupy_ps, int64_t waited_ps);
 
   HopSink& sink_;
   int32_t channel_;

@@ -30,7 +30,7 @@ class MemoryModel final : public HardwareModel {
   Cost estimate(const ir::Node& op, AlgorithmId) const override {
     Cost c;
     if (op.kind == ir::OpKind::memory) {
-      for (const auto& t : op.outputs) c.bytes_read += t.bytes();
+      c.bytes_read = ir::total_bytes(op.outputs);
       const double numbers = static_cast<double>(c.bytes_read) / kBytesPerNumber;
       c.energy = Energy::from_joules(numbers * (spec_.read_energy_j + spec_.preload_energy_j));
       c.bound = Bound::memory;

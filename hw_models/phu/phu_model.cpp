@@ -11,12 +11,6 @@ int64_t ceil_div(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
 
-int64_t elements(const std::vector<ir::TensorType>& ts) {
-  int64_t n = 0;
-  for (const auto& t : ts) n += t.shape.elements();
-  return n;
-}
-
 // Seconds to convert `samples` with one core's `count` converters; 0 = unlimited.
 double conversion_seconds(const ConverterSpec& c, int64_t samples) {
   if (c.sample_rate <= 0.0) return 0.0;
@@ -44,8 +38,8 @@ class PhuModel final : public HardwareModel {
     const int64_t k = op.input_types.empty() ? 0 : op.input_type(0).shape.back();
     const int64_t per_product = out.from_back(2) * out.back();
     const int64_t batch = per_product > 0 ? std::max<int64_t>(1, n_out / per_product) : 1;
-    const int64_t in_samples = elements(op.input_types);
-    const int64_t out_samples = elements(op.outputs);
+    const int64_t in_samples = ir::total_elements(op.input_types);
+    const int64_t out_samples = ir::total_elements(op.outputs);
     const double compute_s =
         static_cast<double>(ceil_div(per_product, spec_.multiplex) * k) / spec_.clock_hz;
     const double dac_s = conversion_seconds(spec_.dac, in_samples / batch);
@@ -60,8 +54,8 @@ class PhuModel final : public HardwareModel {
         Energy::from_joules(macs * spec_.energy_per_mac_j +
                             static_cast<double>(in_samples) * spec_.dac.energy_per_sample_j +
                             static_cast<double>(out_samples) * spec_.adc.energy_per_sample_j);
-    for (const auto& t : op.input_types) c.bytes_read += t.bytes();
-    for (const auto& t : op.outputs) c.bytes_written += t.bytes();
+    c.bytes_read = ir::total_bytes(op.input_types);
+    c.bytes_written = ir::total_bytes(op.outputs);
     return c;
   }
 

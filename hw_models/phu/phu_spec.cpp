@@ -5,13 +5,8 @@
 namespace lightcode::hw {
 namespace {
 
-constexpr int64_t kMaxCount = 1 << 16;
-
 int count(const ConfigNode& node, std::string_view key) {
-  const int64_t v = node.positive_int(key);
-  if (v > kMaxCount)
-    node.at(key).fail("implausibly large (more than " + std::to_string(kMaxCount) + ")");
-  return static_cast<int>(v);
+  return static_cast<int>(node.count(key, limits::kUnitCount));
 }
 
 // Optional keys default to an ideal converter: no latency, unlimited rate, no energy, one per

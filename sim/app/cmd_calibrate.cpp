@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <iterator>
@@ -15,6 +14,7 @@
 #include "sim/app/commands.hpp"
 #include "sim/core/config.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/output_file.hpp"
 #include "sim/core/paths.hpp"
 #include "sim/core/units.hpp"
 
@@ -119,6 +119,7 @@ int run(const CalibrateOptions& o) {
     options.cache_bytes = base_spec.cache_bytes;
   }
   const hw::Calibration c = hw::calibrate_cpu(o.csv, options);
+  check_output_path(o.out);  // after reading: the CSV and the base spec are inputs now
 
   const fs::path out_path = fs::absolute(o.out);
   // Relative when the two share a top-level folder (a checkout moves as a whole), else absolute.
@@ -126,15 +127,9 @@ int run(const CalibrateOptions& o) {
   const bool related = *std::next(base_path.begin()) == *std::next(out_path.begin());
   const fs::path from = related ? fs::relative(base_path, out_path.parent_path()) : base_path;
   const std::string text = fits_yaml(o.csv, from.generic_string(), base_spec, c);
-  const fs::path tmp = out_path.string() + ".tmp";
-  {
-    std::ofstream f(tmp);
-    if (!f) throw Error(SourcePlace{o.out, 0, 0, ""}, "cannot write the output file");
-    f << text;
-    if (!f.flush()) throw Error(SourcePlace{o.out, 0, 0, ""}, "cannot write the output file");
-  }
-  fs::rename(tmp, out_path);
-  hw::parse_cpu_spec(ConfigNode::load_file(out_path.string()));  // what we wrote must load
+  // What we write must load: checked before anything reaches the disk.
+  hw::parse_cpu_spec(ConfigNode::parse(text, out_path.string(), out_path.parent_path().string()));
+  write_output_file(o.out, text);
 
   std::cout << "calibrated " << c.fits.size() << " op kinds from " << c.rows << " rows of " << o.csv
             << "\n";

@@ -14,6 +14,7 @@
 
 #include "sim/app/commands.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/output_file.hpp"
 #include "sim/sweep/crossover.hpp"
 
 namespace lightcode::app {
@@ -93,6 +94,18 @@ int run(const CrossoverOptions& o) {
   sweep::CrossoverScenario s = sweep::load_crossover(o.scenario);
   if (!o.objectives.empty()) s.objectives = o.objectives;
   if (!o.range.empty()) std::tie(s.start, s.stop) = parse_range(o.range);
+  // An explicit --out-dir wins over the scenario's `output:`; explicit file paths over both.
+  const std::string base = o.out_dir ? (fs::path(*o.out_dir) / s.name).string()
+                           : !s.output.empty() ? s.output
+                                               : (fs::path("results") / s.name).string();
+  const std::string yaml = o.yaml.empty() ? base + ".yaml" : o.yaml;
+  const std::string json = o.json.empty() ? base + ".json" : o.json;
+  // Before any work: neither may be an input of the run (the scenario itself, a system file).
+  check_output_path(yaml);
+  check_output_path(json);
+  if (fs::absolute(yaml).lexically_normal() == fs::absolute(json).lexically_normal()) {
+    throw Error("--yaml and --json name the same file '" + yaml + "'");
+  }
   const sweep::CrossoverResult r = sweep::run_crossover(s, o.grid);
 
   std::printf("crossover %s: %s %s, profile %s, lengths %lld..%lld\n", s.name.c_str(), s.model.c_str(),
@@ -100,14 +113,8 @@ int run(const CrossoverOptions& o) {
   for (const sweep::DispatchTable& t : r.tables) print_table(r, t);
   for (const opt::ThresholdReport& t : r.thresholds) print_thresholds(r, t);
 
-  // An explicit --out-dir wins over the scenario's `output:`; explicit file paths over both.
-  const std::string base = o.out_dir ? (fs::path(*o.out_dir) / s.name).string()
-                           : !s.output.empty() ? s.output
-                                               : (fs::path("results") / s.name).string();
-  const std::string yaml = o.yaml.empty() ? base + ".yaml" : o.yaml;
-  const std::string json = o.json.empty() ? base + ".json" : o.json;
-  sweep::write_text_file(yaml, sweep::dispatch_yaml(r));
-  sweep::write_text_file(json, sweep::dispatch_json(r));
+  write_output_file(yaml, sweep::dispatch_yaml(r));
+  write_output_file(json, sweep::dispatch_json(r));
   std::printf("\ndispatch table: %s, %s\n", yaml.c_str(), json.c_str());
   return 0;
 }

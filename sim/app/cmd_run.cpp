@@ -1,18 +1,21 @@
 // `lightcode run <scenario.yaml>`: every point of a scenario, in this process, at analytical
 // fidelity; the seed table's columns on the console and one HDF5 results file.
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
+#include <set>
+#include <sstream>
 
 #include "frontend/load_model.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/output_file.hpp"
 #include "sim/results/console_table.hpp"
 #include "sim/results/hdf5_file.hpp"
 #include "sim/results/listing.hpp"
 #include "sim/sweep/run_point.hpp"
 #include "sim/sweep/scenario.hpp"
+#include "sim/sweep/validate.hpp"
 
 namespace lightcode::app {
 namespace {
@@ -44,6 +47,17 @@ std::string default_output(const sweep::Scenario& s) {
   return s.output.empty() ? "results/" + s.name + ".h5" : s.output;
 }
 
+// Each output is a writable path, none an input of the run, no two the same file.
+void check_outputs(const std::vector<std::string>& outputs) {
+  std::set<std::string> seen;
+  for (const std::string& path : outputs) {
+    check_output_path(path);
+    if (!seen.insert(std::filesystem::absolute(path).lexically_normal().string()).second) {
+      throw Error("two outputs of this run are the same file '" + path + "'");
+    }
+  }
+}
+
 results::PointResult run_here(const sweep::PointSpec& p, const sweep::PointOptions& options) {
   try {
     return sweep::run_point(p, options).result;
@@ -57,7 +71,8 @@ int run(const RunOptions& o) {
   for (sweep::PointSpec& p : scenario.points) {
     if (o.model) {
       p.model = *o.model;
-      if (frontend::is_graph_file(p.model) && !std::filesystem::exists(p.model)) {
+      std::error_code ec;
+      if (frontend::is_graph_file(p.model) && !std::filesystem::exists(p.model, ec)) {
         throw Error("--model: graph file '" + p.model + "' does not exist");
       }
     }
@@ -66,21 +81,38 @@ int run(const RunOptions& o) {
     if (o.profile) p.profile = *o.profile;
     if (o.fidelity) p.fidelity = *o.fidelity;
   }
+  std::string vcd = o.vcd;
+  if (!vcd.empty() && std::filesystem::path(vcd).extension() != ".vcd") vcd += ".vcd";  // SystemC adds it
+  if (!vcd.empty()) {
+    for (const sweep::PointSpec& p : scenario.points) {
+      if (p.fidelity != "event") {
+        throw Error("--vcd records the event engine, but point " + p.id + " runs at " + p.fidelity +
+                    " fidelity (add --fidelity event)");
+      }
+    }
+  }
+  // Every input is read and every output checked before the first point runs.
+  sweep::validate_point_inputs(scenario.points);
+  const std::string out = o.out.empty() ? default_output(scenario) : o.out;
+  std::vector<std::string> outputs{out};
+  if (!o.listing.empty()) outputs.push_back(o.listing);
+  for (const sweep::PointSpec& p : scenario.points) {
+    if (!o.trace.empty()) outputs.push_back(per_point(o.trace, p.id, scenario.points.size()));
+    if (!vcd.empty()) outputs.push_back(per_point(vcd, p.id, scenario.points.size()));
+  }
+  check_outputs(outputs);
+
   results::ResultsFile file;
   file.tool_version = "lightcode 0.1.0";
   file.scenario_text = scenario.text;
   std::vector<results::PointSummary> rows;
-  std::ofstream listing;
-  if (!o.listing.empty()) {
-    listing.open(o.listing);
-    if (!listing) throw Error("cannot write the listing to '" + o.listing + "'");
-  }
+  std::ostringstream listing;
   int failed = 0;
   for (const sweep::PointSpec& p : scenario.points) {
     sweep::PointOptions options;
     options.engine.contention = !o.no_contention;
     options.engine.spill_sram = o.spill_sram;
-    options.engine.vcd_path = per_point(o.vcd, p.id, scenario.points.size());
+    options.engine.vcd_path = per_point(vcd, p.id, scenario.points.size());
     options.trace_path = per_point(o.trace, p.id, scenario.points.size());
     // The event engine runs once per process: each event point gets a worker process.
     results::PointResult result = p.fidelity == "event" ? sweep::run_point_in_child(p, options) : run_here(p, options);
@@ -88,7 +120,7 @@ int run(const RunOptions& o) {
       ++failed;
       std::cerr << "lightcode: error: point " << p.id << ": " << result.summary.error << "\n";
     } else {
-      if (listing) {
+      if (!o.listing.empty()) {
         listing << "# point " << p.id << ": " << result.summary.system << ", " << p.model << " " << p.stage << " "
                 << p.sequence_length << "\n";
         results::write_listing(listing, result);
@@ -99,8 +131,8 @@ int run(const RunOptions& o) {
     file.points.push_back(std::move(result));
   }
   std::cout << results::format_seed_table(rows);
-  const std::string out = o.out.empty() ? default_output(scenario) : o.out;
   results::write_results(out, file);
+  if (!o.listing.empty()) write_output_file(o.listing, listing.str());
   std::cout << "results: " << out << (o.listing.empty() ? "" : ", listing: " + o.listing) << "\n";
   return failed ? 2 : 0;
 }

@@ -10,6 +10,7 @@
 #include "sim/results/console_table.hpp"
 #include "sim/results/hdf5_file.hpp"
 #include "sim/sweep/sweep_runner.hpp"
+#include "sim/sweep/validate.hpp"
 
 namespace lightcode::app {
 namespace {
@@ -30,6 +31,7 @@ int sweep(const SweepCli& c) {
   if (c.fidelity) {
     for (auto& p : scenario.points) p.fidelity = *c.fidelity;
   }
+  sweep::validate_point_inputs(scenario.points);  // every file, once, before any point runs
   sweep::SweepOptions o;
   o.jobs = c.jobs;
   o.resume = c.resume;

@@ -7,10 +7,13 @@
 
 #include "sim/app/commands.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/output_file.hpp"
 
 int main(int argc, char** argv) {
   // SystemC prints a banner when its kernel starts; LightCode's output stays clean.
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  // Interrupted runs leave no temporaries; a file-size limit is a write error, not a crash.
+  lightcode::install_cleanup_handlers();
   CLI::App app{
       "LightCode: places the operations of a large language model on CPU, GPU and photonic (PHU)\n"
       "hardware with arithmetic cost models, then times the placed schedule.\n\n"
@@ -27,6 +30,7 @@ int main(int argc, char** argv) {
   lightcode::app::register_inspect(app, action);
   lightcode::app::register_hw(app, action);
   lightcode::app::register_calibrate(app, action);
+  lightcode::app::register_limits(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

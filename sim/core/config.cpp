@@ -11,6 +11,9 @@
 #include <sstream>
 #include <utility>
 
+#include "sim/core/input_file.hpp"
+#include "sim/core/limits.hpp"
+
 namespace lightcode {
 
 struct ConfigValue {
@@ -28,39 +31,64 @@ namespace {
 
 namespace fs = std::filesystem;
 
-ConfigValue convert(const YAML::Node& node, const std::shared_ptr<const std::string>& file) {
-  ConfigValue v;
-  v.file = file;
-  const YAML::Mark mark = node.Mark();
-  v.line = mark.line >= 0 ? mark.line + 1 : 0;
-  v.column = mark.column >= 0 ? mark.column + 1 : 0;
-  switch (node.Type()) {
-    case YAML::NodeType::Scalar:
-      v.kind = ConfigValue::Kind::scalar;
-      v.scalar = node.Scalar();
-      break;
-    case YAML::NodeType::Sequence:
-      v.kind = ConfigValue::Kind::list;
-      for (const auto& item : node) v.items.push_back(convert(item, file));
-      break;
-    case YAML::NodeType::Map:
-      v.kind = ConfigValue::Kind::map;
-      for (const auto& kv : node) {
-        std::string key = kv.first.Scalar();
-        for (const auto& existing : v.entries) {
-          if (existing.first == key) {
-            const YAML::Mark m = kv.first.Mark();
-            throw Error(SourcePlace{*file, m.line + 1, m.column + 1, key}, "duplicate key");
+// Converting bounds the document: aliases are expanded here (yaml-cpp shares aliased nodes), so
+// a budget of values stops an alias bomb, and a depth limit stops runaway nesting.
+class Converter {
+ public:
+  explicit Converter(std::shared_ptr<const std::string> file) : file_(std::move(file)) {}
+
+  ConfigValue convert(const YAML::Node& node, int depth) {
+    const YAML::Mark mark = node.Mark();
+    const SourcePlace where{*file_, mark.line >= 0 ? mark.line + 1 : 0, mark.column >= 0 ? mark.column + 1 : 0, ""};
+    if (++values_ > limits::kConfigValues.value) {
+      throw Error(where, "the document expands to more than " + std::to_string(limits::kConfigValues.value) +
+                             " values (" + std::string(limits::kConfigValues.name) + "; YAML aliases expand)");
+    }
+    if (depth > limits::kConfigDepth.value) {
+      throw Error(where, "nested more than " + std::to_string(limits::kConfigDepth.value) + " levels deep (" +
+                             std::string(limits::kConfigDepth.name) + ")");
+    }
+    ConfigValue v;
+    v.file = file_;
+    v.line = where.line;
+    v.column = where.column;
+    switch (node.Type()) {
+      case YAML::NodeType::Scalar:
+        v.kind = ConfigValue::Kind::scalar;
+        v.scalar = node.Scalar();
+        break;
+      case YAML::NodeType::Sequence:
+        v.kind = ConfigValue::Kind::list;
+        for (const auto& item : node) v.items.push_back(convert(item, depth + 1));
+        break;
+      case YAML::NodeType::Map:
+        v.kind = ConfigValue::Kind::map;
+        for (const auto& kv : node) {
+          const YAML::Mark m = kv.first.Mark();
+          const SourcePlace key_place{*file_, m.line + 1, m.column + 1, ""};
+          if (!kv.first.IsScalar()) throw Error(key_place, "a mapping key must be a plain value");
+          std::string key = kv.first.Scalar();
+          if (static_cast<int64_t>(key.size()) > limits::kNameBytes.value) {
+            throw Error(key_place, "a key of " + std::to_string(key.size()) + " bytes is above the limit of " +
+                                       std::to_string(limits::kNameBytes.value) + " (" +
+                                       std::string(limits::kNameBytes.name) + ")");
           }
+          for (const auto& existing : v.entries) {
+            if (existing.first == key) throw Error(SourcePlace{*file_, m.line + 1, m.column + 1, key}, "duplicate key");
+          }
+          v.entries.emplace_back(std::move(key), convert(kv.second, depth + 1));
         }
-        v.entries.emplace_back(std::move(key), convert(kv.second, file));
-      }
-      break;
-    default:
-      v.kind = ConfigValue::Kind::null;
+        break;
+      default:
+        v.kind = ConfigValue::Kind::null;
+    }
+    return v;
   }
-  return v;
-}
+
+ private:
+  std::shared_ptr<const std::string> file_;
+  int64_t values_ = 0;
+};
 
 // Child values override the base; maps merge recursively, anything else replaces.
 void merge_into(ConfigValue& base, const ConfigValue& over) {
@@ -68,13 +96,13 @@ void merge_into(ConfigValue& base, const ConfigValue& over) {
     base = over;
     return;
   }
-  for (const auto& [key, value] : over.entries) {
+  for (const auto& entry : over.entries) {
     auto it = std::find_if(base.entries.begin(), base.entries.end(),
-                           [&](const auto& e) { return e.first == key; });
+                           [&](const auto& e) { return e.first == entry.first; });
     if (it == base.entries.end()) {
-      base.entries.emplace_back(key, value);
+      base.entries.push_back(entry);
     } else {
-      merge_into(it->second, value);
+      merge_into(it->second, entry.second);
     }
   }
   base.file = over.file;
@@ -83,7 +111,7 @@ void merge_into(ConfigValue& base, const ConfigValue& over) {
 }
 
 ConfigValue load_tree(std::string_view text, const std::string& name, const fs::path& base_dir,
-                      std::vector<std::string>& chain);
+                      std::vector<std::string>& chain, bool inherit = true);
 
 // `from:` may appear in any mapping; its path is relative to the file that holds it.
 ConfigValue resolve_from(ConfigValue v, const fs::path& base_dir, std::vector<std::string>& chain) {
@@ -104,25 +132,28 @@ ConfigValue resolve_from(ConfigValue v, const fs::path& base_dir, std::vector<st
     throw Error(SourcePlace{*from.file, from.line, from.column, "from"},
                 "expected the path of a config file to inherit from");
   }
+  const SourcePlace where{*from.file, from.line, from.column, "from"};
   const fs::path base_path = (base_dir / from.scalar).lexically_normal();
-  std::ifstream in(base_path);
-  if (!in) {
-    throw Error(SourcePlace{*from.file, from.line, from.column, "from"},
-                "cannot open '" + base_path.string() + "'");
-  }
   if (std::find(chain.begin(), chain.end(), base_path.string()) != chain.end()) {
-    throw Error(SourcePlace{*from.file, from.line, from.column, "from"},
-                "inheritance cycle through '" + base_path.string() + "'");
+    throw Error(where, "inheritance cycle through '" + base_path.string() + "'");
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  ConfigValue base = load_tree(ss.str(), base_path.string(), base_path.parent_path(), chain);
+  if (static_cast<int64_t>(chain.size()) >= limits::kConfigDepth.value) {
+    throw Error(where, "`from:` chain longer than " + std::to_string(limits::kConfigDepth.value) + " files (" +
+                           std::string(limits::kConfigDepth.name) + ")");
+  }
+  std::string text;
+  try {
+    text = read_input_file(base_path.string(), "config file", limits::kConfigFileBytes);
+  } catch (const Error& e) {
+    throw Error(where, e.what());
+  }
+  ConfigValue base = load_tree(text, base_path.string(), base_path.parent_path(), chain);
   merge_into(base, v);
   return base;
 }
 
 ConfigValue load_tree(std::string_view text, const std::string& name, const fs::path& base_dir,
-                      std::vector<std::string>& chain) {
+                      std::vector<std::string>& chain, bool inherit) {
   auto file = std::make_shared<const std::string>(name);
   YAML::Node node;
   try {
@@ -132,7 +163,8 @@ ConfigValue load_tree(std::string_view text, const std::string& name, const fs::
                 "YAML syntax error: " + e.msg);
   }
   chain.push_back(name);
-  ConfigValue v = resolve_from(convert(node, file), base_dir, chain);
+  ConfigValue converted = Converter(file).convert(node, 0);
+  ConfigValue v = inherit ? resolve_from(std::move(converted), base_dir, chain) : std::move(converted);
   chain.pop_back();
   return v;
 }
@@ -191,12 +223,9 @@ ConfigNode::ConfigNode(std::shared_ptr<const ConfigValue> root, const ConfigValu
                        std::string path)
     : root_(std::move(root)), value_(value), path_(std::move(path)) {}
 
-ConfigNode ConfigNode::load_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(SourcePlace{path, 0, 0, ""}, "cannot open config file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str(), path, fs::path(path).parent_path().string());
+ConfigNode ConfigNode::load_file(const std::string& path, std::string_view what) {
+  const std::string text = read_input_file(path, what, limits::kConfigFileBytes);
+  return parse(text, path, fs::path(path).parent_path().string());
 }
 
 ConfigNode ConfigNode::parse(std::string_view text, const std::string& name,
@@ -204,6 +233,13 @@ ConfigNode ConfigNode::parse(std::string_view text, const std::string& name,
   std::vector<std::string> chain;
   auto root = std::make_shared<const ConfigValue>(
       load_tree(text, name, base_dir.empty() ? fs::path(".") : fs::path(base_dir), chain));
+  const ConfigValue* v = root.get();
+  return ConfigNode(std::move(root), v, "");
+}
+
+ConfigNode ConfigNode::parse_data(std::string_view text, const std::string& name) {
+  std::vector<std::string> chain;
+  auto root = std::make_shared<const ConfigValue>(load_tree(text, name, fs::path("."), chain, /*inherit=*/false));
   const ConfigValue* v = root.get();
   return ConfigNode(std::move(root), v, "");
 }
@@ -283,7 +319,7 @@ int64_t ConfigNode::as_int() const {
   errno = 0;
   char* end = nullptr;
   const long long v = std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || *end != '\0' || errno == ERANGE) fail("'" + s + "' is not an integer");
+  if (s.empty() || *end != '\0' || errno == ERANGE) fail("'" + excerpt(s) + "' is not an integer");
   return v;
 }
 
@@ -291,7 +327,7 @@ double ConfigNode::as_double() const {
   const std::string s = as_string();
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || *end != '\0' || !std::isfinite(v)) fail("'" + s + "' is not a number");
+  if (s.empty() || *end != '\0' || !std::isfinite(v)) fail("'" + excerpt(s) + "' is not a number");
   return v;
 }
 
@@ -299,7 +335,7 @@ bool ConfigNode::as_bool() const {
   const std::string s = as_string();
   if (s == "true" || s == "yes" || s == "on") return true;
   if (s == "false" || s == "no" || s == "off") return false;
-  fail("'" + s + "' is not a boolean (expected true or false)");
+  fail("'" + excerpt(s) + "' is not a boolean (expected true or false)");
 }
 
 double ConfigNode::as_quantity(Dimension d) const {
@@ -392,6 +428,15 @@ std::string ConfigNode::to_yaml(int indent) const {
   std::string out;
   emit(*value_, indent, out);
   return out;
+}
+
+int64_t ConfigNode::as_count(const Limit& limit) const {
+  const int64_t v = as_int();
+  if (v < 1 || v > limit.value) {
+    fail("must be an integer from 1 to " + std::to_string(limit.value) + " (" + std::string(limit.name) + "), got " +
+         as_string());
+  }
+  return v;
 }
 
 int64_t ConfigNode::positive_int(std::string_view key) const {

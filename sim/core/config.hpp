@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/core/units.hpp"
 
 namespace lightcode {
@@ -22,10 +23,16 @@ struct ConfigValue;  // defined in config.cpp
 class ConfigNode {
  public:
   ConfigNode();  // an empty mapping that belongs to no file
-  static ConfigNode load_file(const std::string& path);
+  // Reads through read_input_file (a regular file within limits::kConfigFileBytes); `what`
+  // names the file in errors ("cannot open <what>"). Nesting, `from:` chains and aliases are
+  // bounded by limits::kConfigDepth and limits::kConfigValues.
+  static ConfigNode load_file(const std::string& path, std::string_view what = "config file");
   // `name` stands in for the file in error messages; `from:` resolves against `base_dir`.
   static ConfigNode parse(std::string_view text, const std::string& name,
                           const std::string& base_dir = ".");
+  // A YAML (or JSON) document that is data, not a config: `from` is an ordinary key there
+  // (a dispatch table's ranges have one), so nothing is inherited.
+  static ConfigNode parse_data(std::string_view text, const std::string& name);
 
   bool is_map() const;
   bool is_list() const;
@@ -53,11 +60,14 @@ class ConfigNode {
   double as_double() const;
   bool as_bool() const;
   double as_quantity(Dimension d) const;  // "9.7 GHz" -> 9.7e9
+  // An integer in [1, limit.value]; the error names the limit (sim/core/limits.hpp).
+  int64_t as_count(const Limit& limit) const;
 
   // Common checked reads of a child key.
   std::string string(std::string_view key) const { return at(key).as_string(); }
   int64_t positive_int(std::string_view key) const;     // >= 1
   int64_t non_negative_int(std::string_view key) const; // >= 0
+  int64_t count(std::string_view key, const Limit& limit) const { return at(key).as_count(limit); }
   double positive_quantity(std::string_view key, Dimension d) const;      // > 0
   double non_negative_quantity(std::string_view key, Dimension d) const;  // >= 0
   double non_negative_quantity_or(std::string_view key, Dimension d, double fallback) const;

@@ -2,6 +2,10 @@
 
 namespace lightcode {
 
+std::string excerpt(const std::string& text, size_t max) {
+  return text.size() <= max || max < 4 ? text : text.substr(0, max - 3) + "...";
+}
+
 std::string SourcePlace::str() const {
   std::string out = file;
   if (line > 0) {

@@ -15,6 +15,10 @@ struct SourcePlace {
   std::string str() const;  // "file:line:col: path" with the empty parts left out
 };
 
+// Input text quoted in a message: at most `max` characters of it ("..." marks a cut), so that
+// a megabyte-long value makes a one-line error.
+std::string excerpt(const std::string& text, size_t max = 64);
+
 class Error : public std::runtime_error {
  public:
   explicit Error(const std::string& message) : std::runtime_error(message) {}

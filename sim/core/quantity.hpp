@@ -1,10 +1,15 @@
 #pragma once
 // Strong types for the two quantities every stage exchanges.
 // Time: integer picoseconds (the SystemC resolution). Models compute in double seconds and
-// round exactly once, in Time::from_seconds. Energy: double picojoules, as the original reports.
+// round exactly once, in Time::from_seconds, which rejects what int64 picoseconds cannot hold
+// (NaN, negative, or beyond 106 days) with a lightcode::Error; sums are checked the same way.
+// Energy: double picojoules, as the original reports; check_energy rejects inf and NaN.
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string_view>
+
+#include "sim/core/checked.hpp"
 
 namespace lightcode {
 
@@ -15,9 +20,12 @@ class Time {
  public:
   constexpr Time() = default;
   static constexpr Time ps(int64_t picoseconds) { return Time(picoseconds); }
-  // Rounds to the nearest picosecond; negative or NaN durations are a model bug upstream.
+  // Rounds to the nearest picosecond. A NaN, negative or unrepresentable duration throws.
   static Time from_seconds(double seconds) {
-    return Time(static_cast<int64_t>(std::llround(seconds * kPicosPerSecond)));
+    const double ps = seconds * kPicosPerSecond;
+    // The largest double below 2^63: everything under it rounds into int64.
+    if (!(ps >= 0.0 && ps < 9223372036854774784.0)) reject_seconds(seconds);
+    return Time(std::llround(ps));
   }
   static constexpr Time zero() { return Time(0); }
   static constexpr Time max() { return Time(std::numeric_limits<int64_t>::max()); }
@@ -25,10 +33,14 @@ class Time {
   constexpr int64_t count_ps() const { return ps_; }
   constexpr double seconds() const { return static_cast<double>(ps_) / kPicosPerSecond; }
 
-  constexpr Time operator+(Time o) const { return Time(ps_ + o.ps_); }
+  Time operator+(Time o) const { return Time(add_ps(ps_, o.ps_, "a sum of times")); }
   constexpr Time operator-(Time o) const { return Time(ps_ - o.ps_); }
-  constexpr Time& operator+=(Time o) { ps_ += o.ps_; return *this; }
-  constexpr Time operator*(int64_t k) const { return Time(ps_ * k); }
+  Time& operator+=(Time o) { ps_ = add_ps(ps_, o.ps_, "a sum of times"); return *this; }
+  Time operator*(int64_t k) const {
+    int64_t r = 0;
+    if (__builtin_mul_overflow(ps_, k, &r)) throw_time_overflow("a multiple of a time");
+    return Time(r);
+  }
   constexpr bool operator==(Time o) const { return ps_ == o.ps_; }
   constexpr bool operator!=(Time o) const { return ps_ != o.ps_; }
   constexpr bool operator<(Time o) const { return ps_ < o.ps_; }
@@ -38,6 +50,7 @@ class Time {
 
  private:
   constexpr explicit Time(int64_t p) : ps_(p) {}
+  [[noreturn]] static void reject_seconds(double seconds);
   int64_t ps_ = 0;
 };
 
@@ -62,5 +75,14 @@ class Energy {
   constexpr explicit Energy(double p) : pj_(p) {}
   double pj_ = 0.0;
 };
+
+[[noreturn]] void reject_energy(double picojoules, std::string_view what);
+// Throws lightcode::Error "<what>: energy ... is not representable" unless finite; `what` as
+// in checked.hpp (a literal, or a callable run only on failure).
+template <class What>
+Energy check_energy(Energy e, const What& what) {
+  if (!std::isfinite(e.picojoules())) reject_energy(e.picojoules(), describe(what));
+  return e;
+}
 
 }  // namespace lightcode

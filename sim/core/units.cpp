@@ -77,17 +77,18 @@ double parse_quantity(std::string_view text, Dimension d) {
   const std::string_view s = trim(text);
   // strtod needs a terminated buffer; quantities are short.
   const std::string buf(s);
+  const std::string quoted = excerpt(buf);
   char* end = nullptr;
   const double number = std::strtod(buf.c_str(), &end);
   if (end == buf.c_str() || !std::isfinite(number)) {
-    throw Error("'" + buf + "' is not a " + std::string(info(d).name) +
+    throw Error("'" + quoted + "' is not a " + std::string(info(d).name) +
                 " (expected a number and a unit, e.g. \"1.5 G" + std::string(info(d).base) +
                 "\")");
   }
   const std::string_view unit = trim(std::string_view(end));
   if (unit.empty()) {
-    throw Error("'" + buf + "' has no unit (expected a " + std::string(info(d).name) + " in " +
-                std::string(info(d).base) + ", e.g. \"" + buf + " G" + std::string(info(d).base) +
+    throw Error("'" + quoted + "' has no unit (expected a " + std::string(info(d).name) + " in " +
+                std::string(info(d).base) + ", e.g. \"" + quoted + " G" + std::string(info(d).base) +
                 "\")");
   }
   for (const UnitSpelling& u : info(d).units) {
@@ -95,7 +96,12 @@ double parse_quantity(std::string_view text, Dimension d) {
     if (unit.substr(unit.size() - u.text.size()) != u.text) continue;
     const std::string_view prefix = unit.substr(0, unit.size() - u.text.size());
     for (const Prefix& p : kPrefixes) {
-      if (p.text == prefix) return number * p.factor * u.factor;
+      if (p.text != prefix) continue;
+      const double value = number * p.factor * u.factor;
+      if (!std::isfinite(value)) {
+        throw Error("'" + quoted + "' is too large to represent (above 1.8e308 " + std::string(info(d).base) + ")");
+      }
+      return value;
     }
   }
   std::string accepted;
@@ -103,7 +109,7 @@ double parse_quantity(std::string_view text, Dimension d) {
     if (u.text.empty()) continue;
     accepted += (accepted.empty() ? "" : ", ") + std::string(u.text);
   }
-  throw Error("'" + buf + "': unit '" + std::string(unit) + "' is not a " +
+  throw Error("'" + quoted + "': unit '" + excerpt(std::string(unit)) + "' is not a " +
               std::string(info(d).name) + " unit (expected a prefix p n u m k M G T P and one of " +
               accepted + ")");
 }

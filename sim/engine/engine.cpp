@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <set>
 
@@ -19,13 +20,21 @@
 #include "hw_models/memory/sc_memory.hpp"
 #include "hw_models/phu/phu_spec.hpp"
 #include "hw_models/phu/sc_phu_core.hpp"
+#include "sim/core/checked.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/output_file.hpp"
 #include "sim/engine/memory_tracker.hpp"
 
 namespace lightcode::engine {
 namespace {
 
 using opt::TaskId;
+
+constexpr std::string_view kVcd = ".vcd";
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
 
 int64_t now_ps() { return static_cast<int64_t>(sc_core::sc_time_stamp().value()); }
 
@@ -99,7 +108,10 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     result_.conversion_ps.assign(system_.unit_count(), 0);
     for (size_t t = 0; t < system_.unit_count(); ++t) {
       const hw::HardwareModel& m = system_.model(static_cast<hw::UnitType>(t));
-      result_.static_energy_pj[t] = Energy::from_joules(m.static_power_watts() * seconds * m.unit_count()).picojoules();
+      result_.static_energy_pj[t] =
+          check_energy(Energy::from_joules(m.static_power_watts() * seconds * m.unit_count()),
+                       [&] { return "static energy of '" + system_.unit(static_cast<hw::UnitType>(t)).name + "'"; })
+              .picojoules();
       for (const auto& core : phus_[t]) result_.conversion_ps[t] += core->conversion_ps();
     }
     for (const auto& ch : channels_) {
@@ -130,6 +142,28 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
 
   // A unit finished a task: record it, release its outputs' consumers' data.
   void task_finished(int32_t id, int32_t unit_type, int32_t instance) override {
+    guarded([&] { finish_task(id, unit_type, instance); });
+  }
+
+  void hop_done(int32_t transfer, int32_t channel, int64_t start_ps, int64_t delay_ps) override {
+    guarded([&] { finish_hop(transfer, channel, start_ps, delay_ps); });
+  }
+
+ private:
+  // Every process body runs guarded: an error (a time past the int64 limit, an SRAM overflow)
+  // stops the kernel and is reported by simulate(), instead of escaping into SystemC.
+  template <class Body>
+  void guarded(Body&& body) {
+    if (!failure_.empty()) return;
+    try {
+      body();
+    } catch (const std::exception& e) {
+      failure_ = e.what();
+      sc_core::sc_stop();
+    }
+  }
+
+  void finish_task(int32_t id, int32_t unit_type, int32_t instance) {
     const auto t = static_cast<size_t>(id);
     result_.schedule.slots[t].end_ps = now_ps();
     free_[static_cast<size_t>(unit_type)][static_cast<size_t>(instance)] = 1;
@@ -144,17 +178,16 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     dispatch_ev_.notify(sc_core::SC_ZERO_TIME);
   }
 
-  void hop_done(int32_t transfer, int32_t channel, int64_t start_ps, int64_t delay_ps) override {
+  void finish_hop(int32_t transfer, int32_t channel, int64_t start_ps, int64_t delay_ps) {
     const Transfer& tr = transfers_[static_cast<size_t>(transfer)];
     if (tr.record >= 0) {
       TransferRecord& r = records_[static_cast<size_t>(tr.record)];
       if (tr.hop == 0) r.start_ps = start_ps;
       r.channel += (r.channel.empty() ? "" : ",") + system_.topology()->channel_name(channel);
     }
-    schedule_event(now_ps() + delay_ps, Event{Event::hop, transfer});
+    schedule_event(add_ps(now_ps(), delay_ps, "a transfer's arrival time"), Event{Event::hop, transfer});
   }
 
- private:
   struct Use {
     TaskId consumer;
     int32_t position;
@@ -222,8 +255,8 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
       }
     }
     if (!options_.vcd_path.empty()) {
-      std::string base = options_.vcd_path;
-      if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+      std::string base = options_.vcd_path;  // SystemC appends ".vcd"
+      if (ends_with(base, kVcd)) base.resize(base.size() - kVcd.size());
       vcd_ = sc_core::sc_create_vcd_trace_file(base.c_str());
       for (auto& type : units_) {
         for (auto& u : type) {
@@ -295,11 +328,15 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     if (delay == 0) {
       arrive(use.consumer);
     } else {
-      schedule_event(now_ps() + delay, Event{Event::arrival, use.consumer});
+      schedule_event(add_ps(now_ps(), delay, "a transfer's arrival time"), Event{Event::arrival, use.consumer});
     }
   }
 
   void arrivals() {
+    guarded([&] { arrivals_now(); });
+  }
+
+  void arrivals_now() {
     const int64_t now = now_ps();
     while (!timeline_.empty() && timeline_.top().at <= now) {
       const Event e = timeline_.top().event;
@@ -321,6 +358,10 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
 
   // The analytical default scheduler's rule, unit type by unit type.
   void dispatch() {
+    guarded([&] { dispatch_now(); });
+  }
+
+  void dispatch_now() {
     for (size_t t = 0; t < ready_.size(); ++t) {
       auto& ready = ready_[t];
       auto& free = free_[t];
@@ -350,7 +391,9 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     if (!phus_[type].empty()) {
       auto& core = dynamic_cast<hw::PhuCore&>(unit);
       core.next_is_conversion_bound(task.cost.bound == hw::Bound::conversion);
-      result_.conversion_energy_pj[static_cast<size_t>(id)] = conversion_energy(task, type);
+      result_.conversion_energy_pj[static_cast<size_t>(id)] =
+          check_energy(Energy::pj(conversion_energy(task, type)), [&] { return "conversion energy of task '" + task.name + "'"; })
+              .picojoules();
     }
     unit.start(id, task.cost.time.count_ps());
   }
@@ -408,19 +451,32 @@ EventResult simulate(const opt::TaskGraph& tasks, const hw::System& system, cons
   g_elaborated = true;
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);  // the banner never reaches our output
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
-  const auto t0 = std::chrono::steady_clock::now();
-  Engine engine("engine", tasks, system, options);
-  const auto t1 = std::chrono::steady_clock::now();
-  sc_core::sc_start();
-  const auto t2 = std::chrono::steady_clock::now();
-  if (!engine.failure().empty()) throw Error(engine.failure());
-  if (engine.finished() != tasks.tasks.size()) {
-    throw Error("event engine: " + std::to_string(tasks.tasks.size() - engine.finished()) +
-                " tasks never became ready (a dependency cycle?)");
+  // The waveform goes to a temporary beside the target (SystemC writes "<base>.vcd"), renamed
+  // into place once the engine has closed it: a failed or interrupted run leaves no partial VCD.
+  std::optional<OutputTemporary> vcd;
+  EngineOptions engine_options = options;
+  if (!options.vcd_path.empty()) {
+    const std::string target = ends_with(options.vcd_path, kVcd) ? options.vcd_path : options.vcd_path + std::string(kVcd);
+    vcd.emplace(target, kVcd);
+    engine_options.vcd_path = vcd->path();
   }
-  EventResult r = engine.take_result();
-  r.elaborate_seconds = std::chrono::duration<double>(t1 - t0).count();
-  r.run_seconds = std::chrono::duration<double>(t2 - t1).count();
+  EventResult r;
+  {
+    const auto t0 = std::chrono::steady_clock::now();
+    Engine engine("engine", tasks, system, engine_options);
+    const auto t1 = std::chrono::steady_clock::now();
+    sc_core::sc_start();
+    const auto t2 = std::chrono::steady_clock::now();
+    if (!engine.failure().empty()) throw Error(engine.failure());
+    if (engine.finished() != tasks.tasks.size()) {
+      throw Error("event engine: " + std::to_string(tasks.tasks.size() - engine.finished()) +
+                  " tasks never became ready (a dependency cycle?)");
+    }
+    r = engine.take_result();
+    r.elaborate_seconds = std::chrono::duration<double>(t1 - t0).count();
+    r.run_seconds = std::chrono::duration<double>(t2 - t1).count();
+  }  // the engine closes the waveform here
+  if (vcd) vcd->commit();
   return r;
 }
 

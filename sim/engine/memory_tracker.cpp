@@ -16,8 +16,7 @@ MemoryTracker::MemoryTracker(const hw::System& system, bool spill, size_t tasks)
 bool MemoryTracker::produced(int32_t task, const opt::Task& t, size_t consumers, Residence where, int64_t now_ps) {
   const auto i = static_cast<size_t>(task);
   if (where == Residence::none) return true;
-  int64_t bytes = 0;
-  for (const auto& o : t.outputs) bytes += o.bytes();
+  const int64_t bytes = ir::total_bytes(t.outputs);
   if (where == Residence::sram && sram_capacity_ > 0 && sram_ + bytes > sram_capacity_) {
     if (!spill_) {
       error_ = "SRAM overflow at " + std::to_string(now_ps) + " ps: task " + std::to_string(task) + " '" + t.name +

@@ -2,7 +2,9 @@
 
 #include <queue>
 
+#include "sim/core/checked.hpp"
 #include "sim/core/error.hpp"
+#include "sim/ir/metrics.hpp"
 
 namespace lightcode::ir {
 namespace {
@@ -17,6 +19,22 @@ std::string describe(const Graph& g, NodeId id) {
 }
 
 }  // namespace
+
+int64_t TensorType::bytes() const {
+  return checked_mul(shape.elements(), dtype_bytes(dtype), [this] { return "the bytes of tensor " + shape.str(); });
+}
+
+int64_t total_bytes(const std::vector<TensorType>& ts) {
+  int64_t b = 0;
+  for (const auto& t : ts) b = checked_add(b, t.bytes(), "a sum of tensor bytes");
+  return b;
+}
+
+int64_t total_elements(const std::vector<TensorType>& ts) {
+  int64_t n = 0;
+  for (const auto& t : ts) n = checked_add(n, t.shape.elements(), "a sum of tensor elements");
+  return n;
+}
 
 std::string_view Node::attr(std::string_view key) const {
   for (const Attr& a : attrs) {
@@ -82,6 +100,16 @@ void Graph::validate() const {
                         describe(*this, in.node) + " output " + std::to_string(entry) + " " +
                         producer.outputs[static_cast<size_t>(entry)].shape.str());
       }
+    }
+  }
+  for (NodeId id = 0; id < n; ++id) {
+    const Node& node = nodes_[static_cast<size_t>(id)];
+    try {
+      for (const TensorType& t : node.outputs) static_cast<void>(t.bytes());
+      for (const TensorType& t : node.input_types) static_cast<void>(t.bytes());
+      static_cast<void>(node_flops(node));  // MACs and FLOPs
+    } catch (const Error& e) {
+      fail(*this, describe(*this, id) + ": " + e.what());
     }
   }
   for (const Input& h : heads_) {

@@ -20,10 +20,14 @@ using NodeId = int32_t;
 struct TensorType {
   Shape shape;
   DType dtype = DType::float32;
-  int64_t bytes() const { return shape.elements() * dtype_bytes(dtype); }
+  int64_t bytes() const;  // checked: throws lightcode::Error when int64 cannot hold it
   bool operator==(const TensorType& o) const { return shape == o.shape && dtype == o.dtype; }
   bool operator!=(const TensorType& o) const { return !(*this == o); }
 };
+
+// Checked sums over tensors (throw lightcode::Error when int64 cannot hold them).
+int64_t total_bytes(const std::vector<TensorType>& ts);
+int64_t total_elements(const std::vector<TensorType>& ts);
 
 struct Input {
   NodeId node = 0;
@@ -82,7 +86,9 @@ class Graph {
   void set_source(std::string s) { source_ = std::move(s); }
 
   // Throws lightcode::Error naming the node: dangling or out-of-range inputs, output index
-  // past the producer's outputs, input types disagreeing with producers, cycles, heads.
+  // past the producer's outputs, input types disagreeing with producers, cycles, heads, and
+  // tensors whose bytes, or ops whose MACs or FLOPs, int64 cannot hold (so that every later
+  // count of one tensor or op is representable; sums are checked where they are made).
   void validate() const;
   // Kahn's order, ties broken by smallest id: the identity for graphs built in order.
   std::vector<NodeId> topological_order() const;

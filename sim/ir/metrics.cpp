@@ -2,11 +2,13 @@
 
 #include <algorithm>
 
+#include "sim/core/checked.hpp"
+
 namespace lightcode::ir {
 
 int64_t node_macs(const Node& n) {
-  if (!is_matrix_product(n.kind) || n.input_types.empty()) return 0;
-  return n.output().shape.elements() * n.input_type(0).shape.back();
+  if (!is_matrix_product(n.kind) || n.input_types.empty() || n.outputs.empty()) return 0;
+  return checked_mul(n.output().shape.elements(), n.input_type(0).shape.back(), [&n] { return "the MACs of " + n.name; });
 }
 
 int64_t node_flops(const Node& n) {
@@ -16,7 +18,7 @@ int64_t node_flops(const Node& n) {
     case OpKind::matmul:
     case OpKind::pack:
     case OpKind::matrix_matrix:
-      return 2 * node_macs(n);
+      return checked_mul(2, node_macs(n), [&n] { return "the FLOPs of " + n.name; });
     case OpKind::add: case OpKind::subtract: case OpKind::multiply: case OpKind::divide:
     case OpKind::sqrt: case OpKind::rsqrt: case OpKind::power: case OpKind::negative:
     case OpKind::equal: case OpKind::less: case OpKind::where: case OpKind::relu:
@@ -24,15 +26,21 @@ int64_t node_flops(const Node& n) {
     case OpKind::max:
       return out;
     case OpKind::softmax:
-      return 5 * out;
+      return checked_mul(5, out, [&n] { return "the FLOPs of " + n.name; });
     case OpKind::mean:
     case OpKind::sum:
-      return (n.input_types.empty() ? 0 : n.input_type(0).shape.elements()) +
-             (n.kind == OpKind::mean ? out : 0);
+      return checked_add(n.input_types.empty() ? 0 : n.input_type(0).shape.elements(),
+                         n.kind == OpKind::mean ? out : 0, [&n] { return "the FLOPs of " + n.name; });
     default:
       return 0;
   }
 }
+
+namespace {
+
+void add_to(int64_t& total, int64_t v, std::string_view what) { total = checked_add(total, v, what); }
+
+}  // namespace
 
 GraphSummary summarize(const Graph& g, size_t top) {
   GraphSummary s;
@@ -44,12 +52,12 @@ GraphSummary summarize(const Graph& g, size_t top) {
     if (n.kind == OpKind::memory) {
       ++s.memory_nodes;
       auto& bucket = n.role == MemoryRole::input ? s.input_bytes : s.parameter_bytes;
-      for (const auto& t : n.outputs) bucket[std::string(dtype_name(t.dtype))] += t.bytes();
+      for (const auto& t : n.outputs) add_to(bucket[std::string(dtype_name(t.dtype))], t.bytes(), "the graph's memory bytes");
       continue;
     }
-    for (const auto& t : n.outputs) s.activation_bytes[std::string(dtype_name(t.dtype))] += t.bytes();
-    s.macs += node_macs(n);
-    s.flops += node_flops(n);
+    for (const auto& t : n.outputs) add_to(s.activation_bytes[std::string(dtype_name(t.dtype))], t.bytes(), "activation bytes");
+    add_to(s.macs, node_macs(n), "the graph's MACs");
+    add_to(s.flops, node_flops(n), "the graph's FLOPs");
     if (is_matrix_product(n.kind)) {
       MatrixProduct p;
       p.id = static_cast<NodeId>(i);

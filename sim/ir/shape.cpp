@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/core/checked.hpp"
+
 namespace lightcode::ir {
 
 Shape::Shape(std::initializer_list<int64_t> dims) {
@@ -18,7 +20,9 @@ void Shape::push_back(int64_t d) {
 
 int64_t Shape::elements() const {
   int64_t n = 1;
-  for (int64_t d : *this) n *= d;
+  for (int64_t d : *this) {
+    if (__builtin_mul_overflow(n, d, &n)) throw_overflow("the element count of tensor " + str());
+  }
   return n;
 }
 

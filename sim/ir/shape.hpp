@@ -6,11 +6,14 @@
 #include <initializer_list>
 #include <string>
 
+#include "sim/core/limits.hpp"
+
 namespace lightcode::ir {
 
 class Shape {
  public:
   static constexpr int kMaxRank = 8;
+  static_assert(kMaxRank == limits::kTensorRank.value, "the documented rank limit");
 
   Shape() = default;
   Shape(std::initializer_list<int64_t> dims);
@@ -24,7 +27,9 @@ class Shape {
   int64_t from_back(int k) const { return rank_ >= k ? dims_[static_cast<size_t>(rank_ - k)] : 1; }
   // Throws std::length_error past kMaxRank; importers turn that into a placed error.
   void push_back(int64_t d);
-  int64_t elements() const;  // product of dims; 1 for a scalar
+  // Product of dims; 1 for a scalar. A product int64 cannot hold throws lightcode::Error
+  // (Graph::validate checks every tensor once, naming its node).
+  int64_t elements() const;
 
   const int64_t* begin() const { return dims_.data(); }
   const int64_t* end() const { return dims_.data() + rank_; }

@@ -1,10 +1,14 @@
 #include "sim/opt/expand.hpp"
 
 #include "hw_models/cpu/cpu_spec.hpp"
+#include "sim/core/checked.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 
 namespace lightcode::opt {
 namespace {
+
+constexpr std::string_view kOperands = "the operand elements of a photonic product";
 
 // SRAM memory clock of the lightcode profile's output write-out rule.
 constexpr double kLightcodeMemoryClockHz = 6e9;
@@ -53,6 +57,11 @@ class Expander {
   }
 
   TaskId push(Task t) {
+    if (static_cast<int64_t>(out_.tasks.size()) >= limits::kTasks.value) {
+      throw Error(SourcePlace{graph_.source(), 0, 0, ""}, "the placed graph expands into more than " +
+                                                              std::to_string(limits::kTasks.value) + " tasks (" +
+                                                              std::string(limits::kTasks.name) + ")");
+    }
     out_.tasks.push_back(std::move(t));
     return static_cast<TaskId>(out_.tasks.size() - 1);
   }
@@ -145,7 +154,14 @@ class Expander {
     const ir::TensorType& b = node.input_type(1);
     const ir::TensorType& o = node.output();
     const int64_t m = a.shape.from_back(2), k = a.shape.back(), n = b.shape.from_back(2);
-    const int64_t batch = node.kind == ir::OpKind::matmul ? o.shape.elements() / (m * n) : 1;
+    const int64_t per_product = checked_mul(m, n, "the elements of one 2-D product");
+    // A product of empty matrices still runs once (and takes no time).
+    const int64_t batch = node.kind == ir::OpKind::matmul && per_product > 0 ? o.shape.elements() / per_product : 1;
+    if (batch > limits::kTasks.value - static_cast<int64_t>(out_.tasks.size())) {
+      throw Error(SourcePlace{graph_.source(), 0, 0, ""},
+                  "node '" + node.name + "' expands into " + std::to_string(batch) + " photonic products: above the limit of " +
+                      std::to_string(limits::kTasks.value) + " tasks (" + std::string(limits::kTasks.name) + ")");
+    }
     const ir::TensorType pa{ir::Shape{m, k}, a.dtype}, pb{ir::Shape{n, k}, b.dtype}, po{ir::Shape{m, n}, o.dtype};
 
     const ir::Node split_op = synthetic(ir::OpKind::sram_split, node.input_types, node.input_types);
@@ -157,7 +173,8 @@ class Expander {
     // What crosses the split -> product and product -> merge links: nothing in the lightcode
     // profile (the original charges those edges no energy), the operands otherwise.
     const ir::TensorType none{ir::Shape{0}, o.dtype};
-    const ir::TensorType operands{ir::Shape{m * k + n * k}, a.dtype};
+    const ir::TensorType operands{ir::Shape{checked_add(checked_mul(m, k, kOperands), checked_mul(n, k, kOperands), kOperands)},
+                                  a.dtype};
     const hw::Cost in_link = system_.transfers().estimate(lightcode_ ? none : operands, sram_, c.unit);
     const hw::Cost out_link = system_.transfers().estimate(lightcode_ ? none : po, c.unit, sram_);
     std::vector<TaskInput> products;

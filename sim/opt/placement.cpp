@@ -4,14 +4,28 @@
 #include <string>
 #include <unordered_map>
 
+#include "sim/core/checked.hpp"
+#include "sim/core/error.hpp"
+
 namespace lightcode::opt {
 namespace {
 
 PairCost pair(const hw::Cost& c) { return PairCost{c.time.count_ps(), c.energy.picojoules()}; }
 
 void add(PairCost& a, const hw::Cost& c) {
-  a.time_ps += c.time.count_ps();
+  a.time_ps = add_ps(a.time_ps, c.time.count_ps(), "an op's time plus its input transfers");
   a.energy_pj += c.energy.picojoules();
+}
+
+// Solving names the subgraph when its sums cannot be represented.
+std::vector<int> solve(const SelectionProblem& p, Objective objective, const ir::Graph& g,
+                       const std::vector<ir::NodeId>& members, int32_t subgraph) {
+  try {
+    return select_exact(p, objective).choice;
+  } catch (const Error& e) {
+    throw Error(SourcePlace{g.source(), 0, 0, ""}, "subgraph " + std::to_string(subgraph) + " (from node '" +
+                                                       g.node(members.front()).name + "'): " + e.what());
+  }
 }
 
 // The problem's bytes: equal keys <=> equal problems.
@@ -95,12 +109,12 @@ Placement place(const StackedGraph& stacks, const Partition& part, Objective obj
         choice = it->second;
         ++out.reused;
       } else {
-        choice = select_exact(p, objective).choice;
+        choice = solve(p, objective, g, members, s);
         ++out.solved;
         cache.emplace(std::move(key), choice);
       }
     } else {
-      choice = select_exact(p, objective).choice;
+      choice = solve(p, objective, g, members, s);
       ++out.solved;
     }
     for (size_t v = 0; v < members.size(); ++v) out.choice[static_cast<size_t>(members[v])] = choice[v];

@@ -5,8 +5,12 @@
 #include <map>
 #include <stdexcept>
 
+#include "sim/core/checked.hpp"
+
 namespace lightcode::opt {
 namespace {
+
+constexpr std::string_view kSumOfTimes = "the sum of op and edge times the selector minimises";
 
 // One DP table entry's alternative: its cost so far and how to rebuild its choices.
 struct Partial {
@@ -68,14 +72,14 @@ Selection evaluate(const SelectionProblem& p, const std::vector<int>& choice) {
   s.choice = choice;
   for (size_t v = 0; v < p.node_cost.size(); ++v) {
     const PairCost& c = p.node_cost[v][static_cast<size_t>(choice[v])];
-    s.time_ps += c.time_ps;
+    s.time_ps = add_ps(s.time_ps, c.time_ps, kSumOfTimes);
     s.energy_pj += c.energy_pj;
   }
   for (const auto& e : p.edges) {
     const size_t to_n = p.node_cost[static_cast<size_t>(e.to)].size();
     const PairCost& c = e.cost[static_cast<size_t>(choice[static_cast<size_t>(e.from)]) * to_n +
                                static_cast<size_t>(choice[static_cast<size_t>(e.to)])];
-    s.time_ps += c.time_ps;
+    s.time_ps = add_ps(s.time_ps, c.time_ps, kSumOfTimes);
     s.energy_pj += c.energy_pj;
   }
   return s;
@@ -128,7 +132,7 @@ Selection select_exact(const SelectionProblem& p, Objective objective) {
         for (int c = 0; c < choices(v); ++c) {
           Partial q{alt.time_ps, alt.energy_pj, parent, c};
           const PairCost& nc = p.node_cost[static_cast<size_t>(v)][static_cast<size_t>(c)];
-          q.time_ps += nc.time_ps;
+          q.time_ps = add_ps(q.time_ps, nc.time_ps, kSumOfTimes);
           q.energy_pj += nc.energy_pj;
           for (int ei : in_edges[static_cast<size_t>(v)]) {
             const auto& e = p.edges[static_cast<size_t>(ei)];
@@ -136,7 +140,7 @@ Selection select_exact(const SelectionProblem& p, Objective objective) {
             const int fc = slot >= 0 ? key[static_cast<size_t>(slot)] : 0;  // single-candidate: 0
             const PairCost& ec = e.cost[static_cast<size_t>(fc) * static_cast<size_t>(choices(v)) +
                                         static_cast<size_t>(c)];
-            q.time_ps += ec.time_ps;
+            q.time_ps = add_ps(q.time_ps, ec.time_ps, kSumOfTimes);
             q.energy_pj += ec.energy_pj;
           }
           std::vector<int8_t> next_key;

@@ -3,6 +3,14 @@
 #include "sim/core/error.hpp"
 
 namespace lightcode::opt {
+namespace {
+
+std::string describe_node(const ir::Graph& g, ir::NodeId id) {
+  const ir::Node& n = g.node(id);
+  return "node " + std::to_string(id) + " '" + n.name + "' (" + n.kind_name + ")";
+}
+
+}  // namespace
 
 StackedGraph::StackedGraph(const ir::Graph& graph, const hw::System& system)
     : graph_(&graph), system_(&system) {
@@ -17,7 +25,14 @@ StackedGraph::StackedGraph(const ir::Graph& graph, const hw::System& system)
       const hw::AlgorithmList algos = model.algorithms(node);
       for (int a = 0; a < algos.count; ++a) {
         const hw::AlgorithmId algo = algos.ids[static_cast<size_t>(a)];
-        candidates_.push_back(Candidate{unit, algo, model.estimate(node, algo)});
+        try {
+          hw::Cost cost = model.estimate(node, algo);
+          check_energy(cost.energy, "its energy");
+          candidates_.push_back(Candidate{unit, algo, cost});
+        } catch (const Error& e) {
+          throw Error(SourcePlace{graph.source(), 0, 0, ""}, describe_node(graph, static_cast<ir::NodeId>(i)) + " on '" +
+                                                                 system.unit(unit).name + "': " + e.what());
+        }
       }
     }
     if (candidates_.size() == offsets_.back()) {
@@ -26,10 +41,23 @@ StackedGraph::StackedGraph(const ir::Graph& graph, const hw::System& system)
         units += (units.empty() ? "" : ", ") + system.unit(static_cast<hw::UnitType>(t)).name;
       }
       throw Error(SourcePlace{graph.source(), 0, 0, ""},
-                  "node " + std::to_string(i) + " '" + node.name + "' (" + node.kind_name +
-                      ") cannot run on any unit of system '" + system.name() + "' (units: " + units + ")");
+                  describe_node(graph, static_cast<ir::NodeId>(i)) + " cannot run on any unit of system '" +
+                      system.name() + "' (units: " + units + ")");
     }
     offsets_.push_back(static_cast<uint32_t>(candidates_.size()));
+  }
+}
+
+hw::Cost StackedGraph::edge_cost(ir::NodeId consumer, int position, hw::UnitType from, hw::UnitType to) const {
+  try {
+    const hw::Cost cost = system_->transfers().estimate(edge_tensor(consumer, position), from, to);
+    check_energy(cost.energy, "its energy");
+    return cost;
+  } catch (const Error& e) {
+    throw Error(SourcePlace{graph_->source(), 0, 0, ""}, "input " + std::to_string(position) + " of " +
+                                                             describe_node(*graph_, consumer) + ", moved from '" +
+                                                             system_->unit(from).name + "' to '" +
+                                                             system_->unit(to).name + "': " + e.what());
   }
 }
 

@@ -20,7 +20,8 @@ struct Candidate {
 
 class StackedGraph {
  public:
-  // Throws lightcode::Error naming the op and the system when no unit can run an op.
+  // Throws lightcode::Error naming the op and the system when no unit can run an op, and
+  // naming the op and the unit when a candidate's time or energy cannot be represented.
   StackedGraph(const ir::Graph& graph, const hw::System& system);
 
   const ir::Graph& graph() const { return *graph_; }
@@ -38,9 +39,8 @@ class StackedGraph {
   // The tensor input `position` of `consumer` moves: the producer output it reads, or in the
   // `lightcode` profile the producer's output 0 (the original's rule).
   const ir::TensorType& edge_tensor(ir::NodeId consumer, int position) const;
-  hw::Cost edge_cost(ir::NodeId consumer, int position, hw::UnitType from, hw::UnitType to) const {
-    return system_->transfers().estimate(edge_tensor(consumer, position), from, to);
-  }
+  // Throws lightcode::Error naming the consumer when the cost cannot be represented.
+  hw::Cost edge_cost(ir::NodeId consumer, int position, hw::UnitType from, hw::UnitType to) const;
 
   // Nodes some photonic unit could run (the seed table's "possible photonic").
   bool photonic_possible(ir::NodeId id) const;

@@ -173,21 +173,45 @@ std::string format_ps_as_seconds(int64_t ps, int decimals) {
 }
 
 std::string format_seed_table(const std::vector<PointSummary>& points) {
-  // Headings exactly as the original printed them, "posiable" included, so scripts that
-  // parsed its output keep working.
-  TextTable table({Align::left, Align::right, Align::right, Align::right, Align::right,
-                   Align::right, Align::right});
-  table.add({"Hardware", "moc_sequence_length[tok]", "Makespan[s]", "num_nodes",
-             "total_energy[pj]", "num_photonic", "posiable_photonic"});
+  // The original's headings, "posiable" included, so scripts that parsed its output keep
+  // working; after the first two, the objective and every swept parameter the first two do
+  // not show, so that the rows of a sweep over them can be told apart.
+  std::vector<std::string> swept;
   for (const PointSummary& p : points) {
+    for (const auto& parameter : p.parameters) {
+      const std::string& name = parameter.first;
+      if (name != "system" && name != "sequence_length" && name != "objective") add_unique(swept, name);
+    }
+  }
+  std::vector<Align> align{Align::left, Align::right, Align::left};
+  align.insert(align.end(), swept.size(), Align::right);
+  align.insert(align.end(), 5, Align::right);
+  TextTable table(align);
+  std::vector<std::string> heading{"Hardware", "moc_sequence_length[tok]", "objective"};
+  heading.insert(heading.end(), swept.begin(), swept.end());
+  for (const char* h : {"Makespan[s]", "num_nodes", "total_energy[pj]", "num_photonic", "posiable_photonic"}) {
+    heading.push_back(h);
+  }
+  table.add(heading);
+  for (const PointSummary& p : points) {
+    std::vector<std::string> row{p.system, std::to_string(p.sequence_length), p.objective};
+    for (const std::string& name : swept) {
+      std::string value = "-";
+      for (const auto& [key, text] : p.parameters) {
+        if (key == name) value = text;
+      }
+      row.push_back(value);
+    }
     if (p.status != "ok") {
-      const std::string why = p.error.empty() ? p.status : p.status + ": " + one_line(p.error);
-      table.add({p.system, std::to_string(p.sequence_length), why}, true);
+      row.push_back(p.error.empty() ? p.status : p.status + ": " + one_line(p.error));
+      table.add(row, true);
       continue;
     }
-    table.add({p.system, std::to_string(p.sequence_length), fixed(p.makespan_s, 5),
-               std::to_string(p.nodes), fixed(p.energy_pj, 1),
-               std::to_string(p.photonic_selected), std::to_string(p.photonic_possible)});
+    for (std::string cell : {fixed(p.makespan_s, 5), std::to_string(p.nodes), fixed(p.energy_pj, 1),
+                             std::to_string(p.photonic_selected), std::to_string(p.photonic_possible)}) {
+      row.push_back(std::move(cell));
+    }
+    table.add(row);
   }
   return table.str();
 }

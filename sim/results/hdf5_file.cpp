@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
@@ -15,7 +16,9 @@
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/core/output_file.hpp"
 #include "sim/results/hdf5_table.hpp"
+#include "sim/results/parameter_value.hpp"
 
 namespace lightcode::results {
 namespace {
@@ -169,17 +172,49 @@ std::vector<Row> read_rows(hid_t parent, const char* name, const Fields<Row>& fi
   return rows;
 }
 
-// Summary rows: the PointSummary scalars, then one string column per parameter name.
+// A parameter's column: int64 when every point has an integer value, float64 when every
+// present value is a number (NaN where a point lacks it), else strings ("" where missing).
+struct ParameterColumn {
+  std::string name;
+  h5::Kind kind = h5::Kind::i64;
+};
+
+const std::string* find_parameter(const PointSummary& s, const std::string& name) {
+  for (const auto& [key, text] : s.parameters) {
+    if (key == name) return &text;
+  }
+  return nullptr;
+}
+
+std::vector<ParameterColumn> parameter_columns(const std::vector<std::string>& names, const ResultsFile& file) {
+  std::vector<ParameterColumn> columns;
+  for (const std::string& name : names) {
+    ParameterColumn c{name, h5::Kind::i64};
+    for (const PointResult& point : file.points) {
+      const std::string* value = find_parameter(point.summary, name);
+      const ParameterKind kind = value ? parameter_kind(*value) : ParameterKind::real;
+      if (kind == ParameterKind::text) {
+        c.kind = h5::Kind::str;
+        break;
+      }
+      if (kind == ParameterKind::real) c.kind = h5::Kind::f64;
+    }
+    columns.push_back(std::move(c));
+  }
+  return columns;
+}
+
+// Summary rows: the PointSummary scalars, then one column per parameter name.
 struct SummaryTable {
-  std::vector<std::string> parameters;  // names, first seen first
+  std::vector<ParameterColumn> parameters;  // first seen first
   h5::Layout layout;
 
-  explicit SummaryTable(std::vector<std::string> names)
-      : parameters(std::move(names)), layout(summary_specs(parameters)) {}
+  explicit SummaryTable(std::vector<ParameterColumn> columns)
+      : parameters(std::move(columns)), layout(summary_specs(parameters)) {}
 
-  static std::vector<h5::FieldSpec> summary_specs(const std::vector<std::string>& names) {
+  static std::vector<h5::FieldSpec> summary_specs(const std::vector<ParameterColumn>& columns) {
     std::vector<h5::FieldSpec> out = specs(summary_fields());
-    for (const std::string& name : names) out.push_back({kParameterPrefix + name, h5::Kind::str});
+    for (const ParameterColumn& c : columns) out.push_back({kParameterPrefix + c.name, c.kind});
     return out;
   }
 
@@ -188,11 +223,14 @@ struct SummaryTable {
     encode(summary_fields(), layout, summary, dst);
     const size_t first = summary_fields().size();
     for (size_t p = 0; p < parameters.size(); ++p) {
-      const std::string* value = &kMissing;
-      for (const auto& [key, text] : summary.parameters) {
-        if (key == parameters[p]) value = &text;
+      const std::string* value = find_parameter(summary, parameters[p].name);
+      unsigned char* at = dst + layout.offset(first + p);
+      const h5::FieldSpec& field = layout.fields()[first + p];
+      switch (parameters[p].kind) {
+        case h5::Kind::i64: h5::store(at, field, parameter_integer(*value)); break;
+        case h5::Kind::f64: h5::store(at, field, value ? parameter_real(*value) : std::nan("")); break;
+        default: h5::store(at, field, value ? *value : kMissing);
       }
-      h5::store(dst + layout.offset(first + p), layout.fields()[first + p], *value);
     }
   }
 
@@ -233,7 +271,7 @@ std::vector<std::string> check_and_collect_parameters(const ResultsFile& file) {
   return names;
 }
 
-void write_point(hid_t points, const PointResult& point, const SummaryTable& summary) {
+void write_point(hid_t points, const PointResult& point) {
   const PointSummary& s = point.summary;
   h5::Id plist = h5::group_create_plist();
   h5::Id group(H5Gcreate2(points, s.id.c_str(), H5P_DEFAULT, plist.get(), H5P_DEFAULT),
@@ -241,9 +279,16 @@ void write_point(hid_t points, const PointResult& point, const SummaryTable& sum
   h5::write_string_attribute(group.get(), "status", s.status);
   h5::write_string_attribute(group.get(), "error", s.error);
   for (const auto& [name, value] : s.parameters) {
-    h5::write_string_attribute(group.get(), name.c_str(), value);
+    switch (parameter_kind(value)) {
+      case ParameterKind::integer: h5::write_int_attribute(group.get(), name.c_str(), parameter_integer(value)); break;
+      case ParameterKind::real: h5::write_double_attribute(group.get(), name.c_str(), parameter_real(value)); break;
+      case ParameterKind::text: h5::write_string_attribute(group.get(), name.c_str(), value); break;
+    }
   }
-  summary.write(group.get(), {&s});
+  // The point's own summary row types its parameters by its own values.
+  ResultsFile alone;
+  alone.points.push_back(PointResult{s, {}, {}, {}, {}});
+  SummaryTable(parameter_columns(check_and_collect_parameters(alone), alone)).write(group.get(), {&s});
   write_rows(group.get(), "tasks", task_fields(), point.tasks);
   write_rows(group.get(), "units", unit_fields(), point.units);
   write_rows(group.get(), "energy_breakdown", energy_fields(), point.energy);
@@ -251,11 +296,17 @@ void write_point(hid_t points, const PointResult& point, const SummaryTable& sum
   group.close();
 }
 
-void write_file(const std::string& path, const ResultsFile& file, const std::string& created) {
-  const SummaryTable summary(check_and_collect_parameters(file));
+// The file is built in memory (HDF5's core driver, no backing store) and returned as bytes:
+// the disk is touched only by write_output_file, whose errors (a full disk) are clean, where
+// HDF5 failing to flush a file on disk leaves its library in a state that crashes at exit.
+std::string file_image(const ResultsFile& file, const std::string& created) {
+  const SummaryTable summary(parameter_columns(check_and_collect_parameters(file), file));
   h5::Id fcpl = h5::file_create_plist();
-  h5::Id out(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT), H5Fclose,
-             "create '" + path + "'");
+  h5::Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create a file access property list");
+  constexpr size_t kGrowBy = size_t{1} << 20;
+  if (H5Pset_fapl_core(fapl.get(), kGrowBy, 0) < 0) throw Error("cannot select HDF5's in-memory driver");
+  h5::Id out(H5Fcreate("lightcode-results.h5", H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose,
+             "create the file in memory");
   {
     const hid_t root = out.get();
     h5::write_int_attribute(root, "format_version", kResultsFormatVersion);
@@ -268,26 +319,16 @@ void write_file(const std::string& path, const ResultsFile& file, const std::str
     h5::Id plist = h5::group_create_plist();
     h5::Id points(H5Gcreate2(root, "points", H5P_DEFAULT, plist.get(), H5P_DEFAULT), H5Gclose,
                   "create group 'points'");
-    for (const PointResult& point : file.points) write_point(points.get(), point, summary);
+    for (const PointResult& point : file.points) write_point(points.get(), point);
     points.close();
   }
-  // Every object is closed, so this close really flushes and reports write errors.
+  if (H5Fflush(out.get(), H5F_SCOPE_GLOBAL) < 0) throw Error("cannot flush the file in memory");
+  const ssize_t size = H5Fget_file_image(out.get(), nullptr, 0);
+  if (size < 0) throw Error("cannot size the file image");
+  std::string image(static_cast<size_t>(size), '\0');
+  if (H5Fget_file_image(out.get(), image.data(), image.size()) != size) throw Error("cannot copy the file image");
   out.close();
-}
-
-// Data first, then the name: after a crash either the old file or the whole new one remains.
-void sync_path(const std::string& path, bool directory) {
-  const int fd = ::open(path.c_str(), directory ? (O_RDONLY | O_DIRECTORY) : O_RDONLY);
-  if (fd < 0) {
-    if (directory) return;  // best effort: some file systems refuse to open directories
-    throw Error("cannot open '" + path + "' to sync it: " + std::strerror(errno));
-  }
-  const int status = ::fsync(fd);
-  const int saved = errno;
-  ::close(fd);
-  if (status != 0 && !directory) {
-    throw Error("cannot sync '" + path + "': " + std::strerror(saved));
-  }
+  return image;
 }
 
 PointResult read_point(hid_t points, const std::string& id) {
@@ -298,7 +339,7 @@ PointResult read_point(hid_t points, const std::string& id) {
   std::vector<PointSummary> summary = read_rows(group.get(), "summary", summary_fields());
   if (summary.size() != 1) throw Error("dataset 'summary' does not have exactly one row");
   point.summary = std::move(summary.front());
-  for (auto& attribute : h5::read_string_attributes(group.get())) {
+  for (auto& attribute : h5::read_attributes_as_text(group.get())) {
     if (!is_reserved_attribute(attribute.first)) {
       point.summary.parameters.push_back(std::move(attribute));
     }
@@ -362,29 +403,16 @@ std::string creation_time() {
   return text;
 }
 
-void write_results(const std::string& path, const ResultsFile& file, bool durable) {
-  const std::string prefix = "cannot write results file '" + path + "': ";
-  namespace fs = std::filesystem;
-  const fs::path parent = fs::path(path).parent_path();
-  if (!parent.empty()) {
-    std::error_code ec;
-    fs::create_directories(parent, ec);
-    if (ec) throw Error(prefix + "cannot create directory '" + parent.string() + "': " + ec.message());
-  }
-  const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
+void write_results(const std::string& path, const ResultsFile& file, bool durable, bool clean_stale) {
+  std::string image;
   try {
     const std::string created = creation_time();
     const h5::QuietErrors quiet;
-    write_file(temporary, file, created);
-    if (durable) sync_path(temporary, false);
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-      throw Error("cannot rename '" + temporary + "' to it: " + std::strerror(errno));
-    }
+    image = file_image(file, created);
   } catch (const std::exception& e) {
-    std::remove(temporary.c_str());
-    throw Error(prefix + e.what());
+    throw Error("cannot write results file '" + path + "': " + e.what());
   }
-  if (durable) sync_path(parent.empty() ? "." : parent.string(), true);
+  write_output_file(path, image, durable, clean_stale);
 }
 
 ResultsFile read_results(const std::string& path) {

@@ -4,12 +4,14 @@
 //                     text), created (ISO-8601 UTC, "2024-01-31T12:00:00Z")
 //   /summary          compound, one row per point in file order: every scalar of PointSummary
 //                     (strings variable-length UTF-8, integers int64, reals float64), then one
-//                     string field "param.<name>" per sweep parameter seen in any point ("" where
-//                     a point lacks it), so pandas.DataFrame(h5py.File(f)["summary"][:]) is a
-//                     plotting table.
-//   /points/<id>/     attributes status, error, then one string attribute per parameter (name ->
-//                     value, in order); compound datasets summary (1 row, same type as
-//                     /summary), tasks, units, energy_breakdown, memory_profile, with fields
+//                     field "param.<name>" per sweep parameter seen in any point: int64 when
+//                     every point's value is an integer, float64 when every value is a number
+//                     (NaN where a point lacks it), else a string ("" where missing) — see
+//                     parameter_value.hpp — so pandas.DataFrame(h5py.File(f)["summary"][:]) is
+//                     a plotting table (tools/lightcode_results.py also decodes the strings).
+//   /points/<id>/     attributes status, error, then one attribute per parameter (name ->
+//                     value, in order; int64, float64 or string by the value); compound datasets
+//                     summary (1 row, typed as /summary by this point's values), tasks, units, energy_breakdown, memory_profile, with fields
 //                     named as the members of TaskRecord, UnitRecord, EnergyRow, MemorySample
 //                     (int32 members stay int32). Their strings are fixed-width UTF-8 sized to
 //                     the longest entry, NUL-padded, and large tables are chunked with
@@ -26,16 +28,19 @@
 
 namespace lightcode::results {
 
-constexpr int64_t kResultsFormatVersion = 1;
+// 2: parameters stored as numbers where they are numbers (1: every parameter a string).
+// Files of every earlier version are read.
+constexpr int64_t kResultsFormatVersion = 2;
 
-// Writes `file` to `path` atomically: into "<path>.tmp-<pid>" beside it, synced to disk, then
-// renamed over `path`; creates the parent directory when missing. On failure the temporary
-// is removed, any previous file at `path` is left as it was, and lightcode::Error naming
-// `path` is thrown. Point ids must be unique, non-empty and free of '/'; parameter names must
-// be non-empty, unique within a point and not "status" or "error".
-// `durable` = false skips the fsyncs: the rename is still atomic for a crash of the process
-// (what a killed sweep worker is), not for one of the machine; sweeps use it for their parts.
-void write_results(const std::string& path, const ResultsFile& file, bool durable = true);
+// Writes `file` to `path` through write_output_file (sim/core/output_file.hpp): built in
+// memory, then written to a temporary beside `path`, synced and renamed over it, the parent
+// directory created when missing. On failure (a full disk too) nothing is left but what was
+// at `path` before, and lightcode::Error naming `path` is thrown. Point ids must be unique,
+// non-empty and free of '/'; parameter names must be non-empty, unique within a point and not
+// "status" or "error". `durable` and `clean_stale` as in write_output_file (sweep parts skip
+// both: the rename is still atomic for a killed process, the sweep cleans its parts once).
+void write_results(const std::string& path, const ResultsFile& file, bool durable = true,
+                   bool clean_stale = true);
 
 // Reads a file written by write_results back: equal, field by field, to what was written.
 // Throws lightcode::Error naming `path` (and the point) when it is missing or malformed.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/core/error.hpp"
+#include "sim/results/parameter_value.hpp"
 
 namespace lightcode::results::h5 {
 namespace {
@@ -293,6 +294,13 @@ void write_int_attribute(hid_t object, const char* name, int64_t value) {
         std::string("write attribute '") + name + "'");
 }
 
+void write_double_attribute(hid_t object, const char* name, double value) {
+  Id space = scalar_space();
+  Id attribute(H5Acreate2(object, name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+               H5Aclose, std::string("create attribute '") + name + "'");
+  check(H5Awrite(attribute.get(), H5T_NATIVE_DOUBLE, &value), std::string("write attribute '") + name + "'");
+}
+
 std::string read_string_attribute(hid_t object, const char* name) {
   Id attribute = open_attribute(object, name);
   return read_string(attribute.get(), name);
@@ -310,7 +318,7 @@ int64_t read_int_attribute(hid_t object, const char* name) {
   return value;
 }
 
-std::vector<std::pair<std::string, std::string>> read_string_attributes(hid_t object) {
+std::vector<std::pair<std::string, std::string>> read_attributes_as_text(hid_t object) {
   H5O_info_t info;
   check(H5Oget_info2(object, &info, H5O_INFO_NUM_ATTRS), "count attributes");
   std::vector<std::pair<std::string, std::string>> out;
@@ -323,7 +331,19 @@ std::vector<std::pair<std::string, std::string>> read_string_attributes(hid_t ob
     std::string name(static_cast<size_t>(length) + 1, '\0');
     if (H5Aget_name(attribute.get(), name.size(), name.data()) < 0) fail("get attribute name");
     name.resize(static_cast<size_t>(length));
-    std::string value = read_string(attribute.get(), name);
+    Id type(H5Aget_type(attribute.get()), H5Tclose, "get type of attribute '" + name + "'");
+    std::string value;
+    if (H5Tget_class(type.get()) == H5T_INTEGER) {
+      int64_t v = 0;
+      check(H5Aread(attribute.get(), H5T_NATIVE_INT64, &v), "read attribute '" + name + "'");
+      value = std::to_string(v);
+    } else if (H5Tget_class(type.get()) == H5T_FLOAT) {
+      double v = 0.0;
+      check(H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, &v), "read attribute '" + name + "'");
+      value = canonical_real(v);
+    } else {
+      value = read_string(attribute.get(), name);
+    }
     out.emplace_back(std::move(name), std::move(value));
   }
   return out;

@@ -161,9 +161,11 @@ std::unique_ptr<TableData> read_table(hid_t parent, const char* name,
 // Scalar attributes. Strings are UTF-8, variable-length.
 void write_string_attribute(hid_t object, const char* name, const std::string& value);
 void write_int_attribute(hid_t object, const char* name, int64_t value);
+void write_double_attribute(hid_t object, const char* name, double value);
 std::string read_string_attribute(hid_t object, const char* name);
 int64_t read_int_attribute(hid_t object, const char* name);
-// Every attribute of `object` in creation order, as text (only string attributes allowed).
-std::vector<std::pair<std::string, std::string>> read_string_attributes(hid_t object);
+// Every attribute of `object` in creation order, as text: strings as they are, integers and
+// reals spelled canonically (parameter_value.hpp). Other types throw.
+std::vector<std::pair<std::string, std::string>> read_attributes_as_text(hid_t object);
 
 }  // namespace lightcode::results::h5

@@ -1,10 +1,11 @@
 #include "sim/results/trace.hpp"
 
 #include <cstdio>
-#include <fstream>
+#include <algorithm>
 #include <map>
 
 #include "sim/core/error.hpp"
+#include "sim/core/output_file.hpp"
 
 namespace lightcode::results {
 namespace {
@@ -61,13 +62,29 @@ std::string trace_json(const PointResult& point, const std::vector<TraceTransfer
         micros(t.end_ps - t.start_ps) + ", \"args\": {\"task\": " + std::to_string(t.id) + ", \"energy_pj\": " +
         std::to_string(t.energy_pj) + ", \"outputs\": \"" + escape(t.outputs) + "\"}}");
   }
-  std::map<std::string, int> link_tids;
-  for (const TraceTransfer& x : transfers) {
-    if (link_tids.emplace(x.track, static_cast<int>(link_tids.size()) + 1).second) {
-      add("{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 2, \"tid\": " + std::to_string(link_tids[x.track]) +
-          ", \"args\": {\"name\": \"" + escape(x.track) + "\"}}");
+  // Transfers in start order (ties: end, then given order), each on the first lane of its
+  // channel that is free by its start.
+  std::vector<size_t> order(transfers.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const TraceTransfer &x = transfers[a], &y = transfers[b];
+    return x.start_ps != y.start_ps ? x.start_ps < y.start_ps : x.end_ps < y.end_ps;
+  });
+  std::map<std::string, std::vector<int64_t>> lane_free_at;  // per channel: when each lane frees
+  std::map<std::string, int> link_tids;                      // "sram->cpu #2" -> tid
+  for (const size_t i : order) {
+    const TraceTransfer& x = transfers[i];
+    std::vector<int64_t>& lanes = lane_free_at[x.track];
+    size_t lane = 0;
+    while (lane < lanes.size() && lanes[lane] > x.start_ps) ++lane;
+    if (lane == lanes.size()) lanes.push_back(0);
+    lanes[lane] = std::max(x.end_ps, x.start_ps);
+    const std::string track = lane == 0 ? x.track : x.track + " #" + std::to_string(lane + 1);
+    if (link_tids.emplace(track, static_cast<int>(link_tids.size()) + 1).second) {
+      add("{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 2, \"tid\": " + std::to_string(link_tids[track]) +
+          ", \"args\": {\"name\": \"" + escape(track) + "\"}}");
     }
-    add("{\"ph\": \"X\", \"pid\": 2, \"tid\": " + std::to_string(link_tids[x.track]) + ", \"name\": \"" +
+    add("{\"ph\": \"X\", \"pid\": 2, \"tid\": " + std::to_string(link_tids[track]) + ", \"name\": \"" +
         escape(x.name) + "\", \"cat\": \"transfer\", \"ts\": " + micros(x.start_ps) + ", \"dur\": " +
         micros(x.end_ps - x.start_ps) + ", \"args\": {\"bytes\": " + std::to_string(x.bytes) + "}}");
   }
@@ -75,14 +92,7 @@ std::string trace_json(const PointResult& point, const std::vector<TraceTransfer
 }
 
 void write_trace(const std::string& path, const PointResult& point, const std::vector<TraceTransfer>& transfers) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw Error(SourcePlace{path, 0, 0, ""}, "cannot write the trace");
-    out << trace_json(point, transfers);
-    if (!out) throw Error(SourcePlace{path, 0, 0, ""}, "cannot write the trace");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw Error(SourcePlace{path, 0, 0, ""}, "cannot write the trace");
+  write_output_file(path, trace_json(point, transfers));
 }
 
 }  // namespace lightcode::results

@@ -1,7 +1,10 @@
 #pragma once
 // Perfetto / Chrome trace (JSON trace-event format, what ui.perfetto.dev and chrome://tracing
-// open): one track per unit instance with one slice per task, one track per link channel
-// with one slice per transfer. Timestamps are microseconds with picosecond digits.
+// open): one track per unit instance with one slice per task, and per link channel (or route)
+// as many tracks as it has transfers in flight at once ("sram->cpu", "sram->cpu #2", ...):
+// a transfer goes on the first of them that is free when it starts, so slices on one track
+// never overlap (a route's transfers, and multi-hop ones, can). Timestamps are microseconds
+// with picosecond digits.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "sim/core/checked.hpp"
+
 namespace lightcode::sched {
 
 Schedule lightcode_schedule(const opt::TaskGraph& graph, const std::vector<int>& instances) {
@@ -41,7 +43,7 @@ Schedule lightcode_schedule(const opt::TaskGraph& graph, const std::vector<int>&
     for (const opt::TaskInput& in : t.inputs) {
       const opt::Task& p = tasks[static_cast<size_t>(in.producer)];
       if (p.kind != ir::OpKind::memory) ready = std::max(ready, s.slots[static_cast<size_t>(in.producer)].end_ps);
-      edges += in.transfer.time.count_ps();
+      edges = add_ps(edges, in.transfer.time.count_ps(), kScheduleTime);
     }
     // Latest-free instance not after `ready`, else the earliest-free.
     int best = -1;
@@ -50,9 +52,10 @@ Schedule lightcode_schedule(const opt::TaskGraph& graph, const std::vector<int>&
     }
     if (best < 0) best = static_cast<int>(std::min_element(unit.begin(), unit.end()) - unit.begin());
     const int64_t start = std::max(unit[static_cast<size_t>(best)], ready);
-    const int64_t end = start + t.cost.time.count_ps();
+    const auto at_task = [&t] { return std::string(kScheduleTime) + " at task '" + t.name + "'"; };
+    const int64_t end = add_ps(start, t.cost.time.count_ps(), at_task);
     s.slots[i] = Slot{best, start, end};
-    unit[static_cast<size_t>(best)] = end + edges;
+    unit[static_cast<size_t>(best)] = add_ps(end, edges, at_task);
     if (t.kind == ir::OpKind::start) raise_all(end);  // the subgraph waits for its start
   }
   // Graph inputs sit just before their first consumer.

@@ -6,6 +6,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "sim/core/checked.hpp"
+
 namespace lightcode::sched {
 
 std::vector<int> unit_instances(const hw::System& system) {
@@ -54,7 +56,12 @@ Schedule list_schedule(const opt::TaskGraph& graph, const std::vector<int>& inst
       for (opt::TaskId c : consumers[static_cast<size_t>(id)]) {
         const auto& ct = tasks[static_cast<size_t>(c)];
         for (const auto& in : ct.inputs) {
-          if (in.producer == id) ready_at[static_cast<size_t>(c)] = std::max(ready_at[static_cast<size_t>(c)], end + in.transfer.time.count_ps());
+          if (in.producer == id) {
+            ready_at[static_cast<size_t>(c)] = std::max(ready_at[static_cast<size_t>(c)],
+                                                        add_ps(end, in.transfer.time.count_ps(), [&] {
+                                                          return std::string(kScheduleTime) + " at the input of task '" + ct.name + "'";
+                                                        }));
+          }
         }
         if (--pending[static_cast<size_t>(c)] == 0) arriving.push({ready_at[static_cast<size_t>(c)], c});
       }
@@ -72,7 +79,10 @@ Schedule list_schedule(const opt::TaskGraph& graph, const std::vector<int>& inst
         ready[t].pop();
         const int32_t inst = *free_instances[t].begin();
         free_instances[t].erase(free_instances[t].begin());
-        const int64_t end = now + tasks[static_cast<size_t>(id)].cost.time.count_ps();
+        const opt::Task& task = tasks[static_cast<size_t>(id)];
+        const int64_t end = add_ps(now, task.cost.time.count_ps(), [&] {
+          return std::string(kScheduleTime) + " at the end of task '" + task.name + "'";
+        });
         s.slots[static_cast<size_t>(id)] = Slot{inst, now, end};
         running.push({end, id});
         started_zero_length = started_zero_length || end == now;

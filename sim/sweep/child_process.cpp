@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "sim/core/error.hpp"
+#include "sim/core/output_file.hpp"
 #include "sim/results/hdf5_file.hpp"
 #include "sim/sweep/run_point.hpp"
 
@@ -37,7 +38,8 @@ void write_point(const std::string& path, const std::string& scenario_text, resu
   f.tool_version = "lightcode 0.1.0";
   f.scenario_text = scenario_text;
   f.points.push_back(std::move(point));
-  results::write_results(path, f, /*durable=*/false);  // atomic against a killed process
+  // Atomic against a killed process; the sweep removes stale temporaries of its parts once.
+  results::write_results(path, f, /*durable=*/false, /*clean_stale=*/false);
 }
 
 }  // namespace
@@ -48,7 +50,11 @@ int start_point_worker(const PointSpec& point, const PointOptions& options, cons
   std::fflush(stderr);
   const pid_t pid = ::fork();
   if (pid < 0) throw Error(std::string("cannot start a worker process: ") + std::strerror(errno));
-  if (pid > 0) return pid;
+  if (pid > 0) {
+    register_child_process(pid);  // a SIGTERM of the parent reaches it
+    return pid;
+  }
+  forget_inherited_cleanup();
   if (const char* crash = std::getenv("LIGHTCODE_FAULT_CRASH_POINT"); crash && point.id == crash) ::raise(SIGKILL);
   results::PointResult r;
   try {
@@ -94,22 +100,19 @@ results::PointResult collect_point_worker(const PointSpec& point, int status, co
 }
 
 results::PointResult run_point_in_child(const PointSpec& point, const PointOptions& options) {
-  char dir_template[] = "/tmp/lightcode-point-XXXXXX";
-  const char* dir = ::mkdtemp(dir_template);
-  if (!dir) return failed_point(point, std::string("cannot create a temporary directory: ") + std::strerror(errno));
-  const std::string path = std::string(dir) + "/point.h5";
   results::PointResult out;
   try {
+    TemporaryDirectory dir;
+    const std::string path = dir.file("point.h5");
     const int pid = start_point_worker(point, options, path, "");
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    unregister_child_process(pid);
     out = collect_point_worker(point, status, path, "", /*read_ok=*/true);
   } catch (const Error& e) {
     out = failed_point(point, e.what());
   }
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
   return out;
 }
 

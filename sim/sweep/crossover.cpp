@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -12,6 +11,8 @@
 #include "hw_models/system.hpp"
 #include "sim/core/config.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/input_file.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/sweep/run_point.hpp"
 #include "sim/sweep/scenario.hpp"
 
@@ -90,6 +91,13 @@ std::string ranges_text(const std::vector<std::pair<int64_t, int64_t>>& rs) {
   return s + "]";
 }
 
+template <class T, class Format>
+std::string list_text(const std::vector<T>& values, const Format& format) {
+  std::string s = "[";
+  for (size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + format(values[i]);
+  return s + "]";
+}
+
 std::string names_text(const std::vector<std::string>& names) {
   std::string s = "[";
   for (const std::string& n : names) s += (s.size() > 1 ? ", " : "") + quoted(n);
@@ -142,6 +150,7 @@ CrossoverSearch find_crossovers(int options, int64_t lo, int64_t hi, const CostF
     }
   }
   out.segments.back().cost_to = memo.at(hi)[static_cast<size_t>(out.segments.back().best)];
+  out.evaluated.assign(memo.begin(), memo.end());
   out.lengths_probed = memo.size();
   out.evaluations = memo.size() * static_cast<size_t>(options);
   return out;
@@ -151,6 +160,10 @@ CrossoverSearch find_crossovers(int options, int64_t lo, int64_t hi, const CostF
 
 void check_range(int64_t lo, int64_t hi) {
   if (lo < 1) throw Error("length range: start must be a positive integer, got " + std::to_string(lo));
+  if (hi > limits::kSequenceLength.value) {
+    throw Error("length range: stop must be at most " + std::to_string(limits::kSequenceLength.value) + " (" +
+                std::string(limits::kSequenceLength.name) + "), got " + std::to_string(hi));
+  }
   if (hi < lo) {
     throw Error("length range: empty or inverted, stop " + std::to_string(hi) + " < start " + std::to_string(lo));
   }
@@ -211,6 +224,10 @@ CrossoverScenario parse_crossover(std::string_view text, const std::string& file
   if (s.stop < s.start) {
     lengths.fail("empty or inverted range: stop " + std::to_string(s.stop) + " < start " + std::to_string(s.start));
   }
+  if (s.stop > limits::kSequenceLength.value) {
+    lengths.at("stop").fail("must be at most " + std::to_string(limits::kSequenceLength.value) + " (" +
+                            std::string(limits::kSequenceLength.name) + "), got " + std::to_string(s.stop));
+  }
 
   if (root.has("thresholds")) {
     const ConfigNode t = root.at("thresholds");
@@ -227,11 +244,8 @@ CrossoverScenario parse_crossover(std::string_view text, const std::string& file
 }
 
 CrossoverScenario load_crossover(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(SourcePlace{path, 0, 0, ""}, "cannot open crossover scenario file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_crossover(ss.str(), path, fs::path(path).parent_path().string());
+  return parse_crossover(read_input_file(path, "crossover scenario file", limits::kConfigFileBytes), path,
+                         fs::path(path).parent_path().string());
 }
 
 // ---- (3) ----
@@ -287,6 +301,11 @@ CrossoverResult run_crossover(const CrossoverScenario& s, int grid_points) {
       table.ranges.push_back(DispatchRange{seg.from, seg.to, seg.best, reported_metric(objective, seg.cost_from),
                                            reported_metric(objective, seg.cost_to)});
     }
+    table.curve_metrics.assign(s.systems.size(), {});
+    for (const auto& [length, costs] : search.evaluated) {
+      table.curve_lengths.push_back(length);
+      for (size_t k = 0; k < costs.size(); ++k) table.curve_metrics[k].push_back(reported_metric(objective, costs[k]));
+    }
     table.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.tables.push_back(std::move(table));
   }
@@ -331,6 +350,15 @@ std::string dispatch_yaml(const CrossoverResult& r) {
         << ", metric_to: " << number(d.metric_to) << "}\n";
     }
   }
+  y << "curves:\n";
+  for (const DispatchTable& t : r.tables) {
+    y << "  " << t.objective << ":\n    unit: " << quoted(std::string(metric_unit(t.objective)))
+      << "\n    lengths: " << list_text(t.curve_lengths, [](int64_t v) { return std::to_string(v); })
+      << "\n    systems:\n";
+    for (size_t k = 0; k < r.systems.size(); ++k) {
+      y << "      " << quoted(r.systems[k].name) << ": " << list_text(t.curve_metrics[k], number) << "\n";
+    }
+  }
   if (r.threshold_system) {
     y << "thresholds:\n  system: {name: " << quoted(r.threshold_system->name) << ", file: "
       << quoted(r.threshold_system->file) << "}\n";
@@ -370,6 +398,17 @@ std::string dispatch_json(const CrossoverResult& r) {
     }
     j << "]}";
   }
+  j << "\n  },\n  \"curves\": {";
+  for (size_t ti = 0; ti < r.tables.size(); ++ti) {
+    const DispatchTable& t = r.tables[ti];
+    j << (ti ? "," : "") << "\n    " << quoted(t.objective) << ": {\"unit\": " << quoted(std::string(metric_unit(t.objective)))
+      << ", \"lengths\": " << list_text(t.curve_lengths, [](int64_t v) { return std::to_string(v); })
+      << ", \"systems\": {";
+    for (size_t k = 0; k < r.systems.size(); ++k) {
+      j << (k ? ", " : "") << quoted(r.systems[k].name) << ": " << list_text(t.curve_metrics[k], number);
+    }
+    j << "}}";
+  }
   j << "\n  }";
   if (r.threshold_system) {
     j << ",\n  \"thresholds\": {\"system\": {\"name\": " << quoted(r.threshold_system->name) << ", \"file\": "
@@ -389,19 +428,6 @@ std::string dispatch_json(const CrossoverResult& r) {
   }
   j << "\n}\n";
   return j.str();
-}
-
-void write_text_file(const std::string& path, const std::string& text) {
-  const fs::path p(path);
-  if (p.has_parent_path()) fs::create_directories(p.parent_path());
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) throw Error("cannot write '" + path + "'");
-    out << text;
-    if (!out) throw Error("cannot write '" + path + "'");
-  }
-  fs::rename(tmp, path);
 }
 
 }  // namespace lightcode::sweep

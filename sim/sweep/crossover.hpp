@@ -28,7 +28,9 @@
 //     placement optimised for that objective.
 // (4) dispatch_yaml / dispatch_json: the table per objective (ordered length ranges -> system
 //     name and file, with the winner's metric at both ends: time in s, energy in pJ, edp in
-//     s * pJ) and the threshold groups.
+//     s * pJ), the curves the search evaluated (`curves: {<objective>: {unit, lengths,
+//     systems: {<name>: [metric per length]}}}`, so plots show what was computed, not an
+//     interpolation) and the threshold groups. sim/sweep/dispatch_table.hpp reads them back.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -49,6 +51,9 @@ struct Segment {
 
 struct CrossoverSearch {
   std::vector<Segment> segments;  // ordered, covering [lo, hi]
+  // Every evaluation, by length ascending: (length, cost of each option). What a plot of the
+  // search draws, and all it may draw: nothing between these lengths was computed.
+  std::vector<std::pair<int64_t, std::vector<double>>> evaluated;
   size_t evaluations = 0;         // cost() calls (distinct (option, length) pairs)
   size_t lengths_probed = 0;      // distinct lengths (each evaluates every option)
 };
@@ -91,6 +96,8 @@ struct DispatchRange {
 struct DispatchTable {
   std::string objective;
   std::vector<DispatchRange> ranges;
+  std::vector<int64_t> curve_lengths;             // every probed length, ascending
+  std::vector<std::vector<double>> curve_metrics; // [system][length], in metric_unit
   size_t evaluations = 0;     // run_point calls
   size_t lengths_probed = 0;
   double seconds = 0.0;       // wall time of the search
@@ -120,7 +127,5 @@ CrossoverResult run_crossover(const CrossoverScenario& s, int grid_points = 20);
 std::string_view metric_unit(const std::string& objective);  // "s", "pJ", "s*pJ"
 std::string dispatch_yaml(const CrossoverResult& r);
 std::string dispatch_json(const CrossoverResult& r);
-// Writes via a temporary name and a rename (an interrupted run leaves no broken file).
-void write_text_file(const std::string& path, const std::string& text);
 
 }  // namespace lightcode::sweep

@@ -4,6 +4,7 @@
 
 #include "frontend/load_model.hpp"
 #include "hw_models/system.hpp"
+#include "sim/core/checked.hpp"
 #include "sim/core/error.hpp"
 #include "sim/results/trace.hpp"
 #include "sim/opt/partition.hpp"
@@ -73,7 +74,7 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     results::UnitRecord& rec = units[{t.unit, slot.instance}];
     rec.name = u.name;
     rec.index = slot.instance;
-    rec.busy_ps += slot.end_ps - slot.start_ps;
+    rec.busy_ps = add_ps(rec.busy_ps, slot.end_ps - slot.start_ps, "a unit's busy time");
     rec.energy_pj += e;
     ++rec.tasks;
 
@@ -110,7 +111,11 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     for (const results::UnitRecord& link : event->links) out.units.push_back(link);
     out.memory_profile = event->memory;
   }
-  for (const auto& [key, e] : rows) out.energy.push_back(results::EnergyRow{key.first, key.second, e});
+  for (const auto& [key, e] : rows) {
+    check_energy(Energy::pj(e), [&key = key] { return key.first + " " + key.second; });
+    out.energy.push_back(results::EnergyRow{key.first, key.second, e});
+  }
+  check_energy(Energy::pj(sum.energy_pj), "the point's total");
 }
 
 namespace {
@@ -199,17 +204,17 @@ PointRun run_generation(const PointSpec& point, const PointOptions& options) {
   for (int64_t t = 1; t < point.new_tokens; ++t) {
     step.sequence_length = point.sequence_length + t;
     const PointRun d = run_point(step, options);
-    decode_ps += d.result.summary.makespan_ps;
+    decode_ps = add_ps(decode_ps, d.result.summary.makespan_ps, "the generation's decode time");
     energy += d.result.summary.energy_pj;
   }
   sum.stage = "generate";
   sum.new_tokens = point.new_tokens;
   sum.ttft_s = prefill_s;
   sum.tpot_s = point.new_tokens > 1 ? Time::ps(decode_ps).seconds() / static_cast<double>(point.new_tokens - 1) : 0.0;
-  sum.makespan_ps = Time::ps(sum.makespan_ps + decode_ps).count_ps();
+  sum.makespan_ps = add_ps(sum.makespan_ps, decode_ps, "the generation's time");
   sum.makespan_s = Time::ps(sum.makespan_ps).seconds();
   sum.analytical_makespan_ps = sum.makespan_ps;
-  sum.energy_pj = energy;
+  sum.energy_pj = check_energy(Energy::pj(energy), "the generation's total").picojoules();
   sum.energy_per_token_pj = energy / static_cast<double>(point.new_tokens);
   return run;
 }

@@ -3,12 +3,13 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
+#include <functional>
 #include <map>
-#include <sstream>
 
 #include "frontend/load_model.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/input_file.hpp"
+#include "sim/core/limits.hpp"
 
 namespace lightcode::sweep {
 namespace {
@@ -56,6 +57,36 @@ std::string number_text(double v) {
   return buf;
 }
 
+// Values of a range {start, stop, step | factor}, counted before any is made: a range of 1e9
+// values, or one starting at 1e300 (where `v += step` would never advance), is an error.
+std::vector<std::string> range_values(const ConfigNode& values) {
+  values.allow_only({"start", "stop", "step", "factor"});
+  const double start = values.at("start").as_double();
+  const double stop = values.at("stop").as_double();
+  if (values.has("step") == values.has("factor")) values.fail("a range takes either `step` or `factor`");
+  if (stop < start) values.fail("range stop " + number_text(stop) + " is below start " + number_text(start) + ": the axis is empty");
+  const double limit = static_cast<double>(limits::kAxisValues.value);
+  double count = 0.0;
+  std::function<double(double)> value_at;
+  if (values.has("step")) {
+    const double step = values.positive_double("step");
+    count = std::floor((stop - start) / step + 1e-9) + 1.0;
+    value_at = [start, step](double i) { return start + i * step; };
+  } else {
+    const double factor = values.at("factor").as_double();
+    if (!(factor > 1.0) || !(start > 0.0)) values.fail("a geometric range needs start > 0 and factor > 1");
+    count = std::floor(std::log(stop / start) / std::log(factor) + 1e-9) + 1.0;
+    value_at = [start, factor](double i) { return start * std::pow(factor, i); };
+  }
+  if (!(count <= limit)) {
+    values.fail("the range has " + number_text(count) + " values, above the limit of " +
+                std::to_string(limits::kAxisValues.value) + " (" + std::string(limits::kAxisValues.name) + ")");
+  }
+  std::vector<std::string> out;
+  for (double i = 0; i < count; ++i) out.push_back(number_text(value_at(i)));
+  return out;
+}
+
 Axis read_axis(const std::string& name, const ConfigNode& values) {
   Axis axis;
   axis.name = name;
@@ -68,19 +99,7 @@ Axis read_axis(const std::string& name, const ConfigNode& values) {
     return axis;
   }
   if (values.is_map()) {
-    values.allow_only({"start", "stop", "step", "factor"});
-    const double start = values.at("start").as_double();
-    const double stop = values.at("stop").as_double();
-    if (values.has("step") == values.has("factor")) values.fail("a range takes either `step` or `factor`");
-    if (stop < start) values.fail("range stop " + number_text(stop) + " is below start " + number_text(start) + ": the axis is empty");
-    if (values.has("step")) {
-      const double step = values.positive_double("step");
-      for (double v = start; v <= stop + 1e-9 * std::fabs(stop); v += step) axis.values.push_back(number_text(v));
-    } else {
-      const double factor = values.at("factor").as_double();
-      if (!(factor > 1.0) || !(start > 0.0)) values.fail("a geometric range needs start > 0 and factor > 1");
-      for (double v = start; v <= stop * (1 + 1e-9); v *= factor) axis.values.push_back(number_text(v));
-    }
+    axis.values = range_values(values);
     axis.nodes.assign(axis.values.size(), values);
     return axis;
   }
@@ -129,22 +148,21 @@ void set_point_field(PointSpec& point, const std::string& key, const ConfigNode&
   if (key == "model") {
     const std::string m = value.as_string();
     point.model = frontend::is_graph_file(m) ? resolve_path(m, scenario_dir) : m;
-    if (frontend::is_graph_file(m) && !fs::exists(point.model)) value.fail("model file '" + point.model + "' does not exist");
+    std::error_code ec;
+    if (frontend::is_graph_file(m) && !fs::exists(point.model, ec)) value.fail("model file '" + point.model + "' does not exist");
   } else if (key == "traced_length") {
-    point.traced_length = value.as_int();
-    if (*point.traced_length < 1) value.fail("must be a positive integer");
+    point.traced_length = value.as_count(limits::kSequenceLength);
   } else if (key == "stage") {
     point.stage = value.as_string();
     expect_one_of(value, point.stage, {"prefill", "decode", "generate"});
   } else if (key == "sequence_length") {
-    point.sequence_length = value.as_int();
-    if (point.sequence_length < 1) value.fail("sequence length must be a positive integer, got " + value.as_string());
+    point.sequence_length = value.as_count(limits::kSequenceLength);
   } else if (key == "new_tokens") {
-    point.new_tokens = value.as_int();
-    if (point.new_tokens < 1) value.fail("new_tokens must be a positive integer, got " + value.as_string());
+    point.new_tokens = value.as_count(limits::kNewTokens);
   } else if (key == "system") {
     point.system = resolve_path(value.as_string(), scenario_dir);
-    if (!fs::exists(point.system)) value.fail("system file '" + point.system + "' does not exist");
+    std::error_code ec;
+    if (!fs::exists(point.system, ec)) value.fail("system file '" + point.system + "' does not exist");
   } else if (key == "objective") {
     point.objective = value.as_string();
     expect_one_of(value, point.objective, {"time", "energy", "edp"});
@@ -160,26 +178,29 @@ void set_point_field(PointSpec& point, const std::string& key, const ConfigNode&
 }
 
 ConfigNode system_config(const PointSpec& point) {
-  ConfigNode c = ConfigNode::load_file(point.system);
+  ConfigNode c = ConfigNode::load_file(point.system, "system file");
   for (const auto& [path, value] : point.overrides) c = c.with_value(path, value, "sweep axis " + path);
   return c;
 }
 
 Scenario load_scenario(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(SourcePlace{path, 0, 0, ""}, "cannot open scenario file");
-  std::stringstream ss;
-  ss << in.rdbuf();
+  std::string dir = fs::path(path).parent_path().string();
+  return parse_scenario(read_input_file(path, "scenario file", limits::kConfigFileBytes), path,
+                        dir.empty() ? "." : dir);
+}
+
+Scenario parse_scenario(std::string_view text, const std::string& path, const std::string& dir) {
   Scenario s;
   s.file = path;
-  s.text = ss.str();
-  std::string dir = fs::path(path).parent_path().string();
-  if (dir.empty()) dir = ".";
+  s.text = std::string(text);
   const ConfigNode root = ConfigNode::parse(s.text, path, dir);
   std::vector<std::string> allowed{"name", "description", "output", "sweep"};
   allowed.insert(allowed.end(), kPointKeys.begin(), kPointKeys.end());
   root.allow_only(allowed);
   s.name = root.has("name") ? root.string("name") : fs::path(path).stem().string();
+  if (s.name.empty() || static_cast<int64_t>(s.name.size()) > limits::kNameBytes.value) {
+    (root.has("name") ? root.at("name") : root).fail("a scenario name is 1 to " + std::to_string(limits::kNameBytes.value) + " bytes");
+  }
   if (root.has("output")) s.output = resolve_path(root.string("output"), dir);
 
   PointSpec base;
@@ -208,6 +229,13 @@ Scenario load_scenario(const std::string& path) {
         groups.push_back({read_axis(key, sweep.at(key))});
       }
     }
+  }
+  // Count the points before making any (a product of long axes can be astronomically large).
+  double count = 1.0;
+  for (const auto& group : groups) count *= static_cast<double>(group[0].values.size());
+  if (count > static_cast<double>(limits::kPoints.value)) {
+    root.at("sweep").fail("the sweep has " + number_text(count) + " points, above the limit of " +
+                          std::to_string(limits::kPoints.value) + " (" + std::string(limits::kPoints.name) + ")");
   }
   // Config-path axes need each point's system; check them against the base system once.
   std::map<std::string, ConfigNode> systems;
@@ -238,7 +266,7 @@ Scenario load_scenario(const std::string& path) {
     if (!config_axes.empty()) {
       if (p.system.empty()) root.fail("sweep axes over hardware need a `system`");
       auto it = systems.find(p.system);
-      if (it == systems.end()) it = systems.emplace(p.system, ConfigNode::load_file(p.system)).first;
+      if (it == systems.end()) it = systems.emplace(p.system, ConfigNode::load_file(p.system, "system file")).first;
       for (const ConfigAxis& c : config_axes) p.overrides.emplace_back(config_path(it->second, c.name, *c.where), c.value);
     }
     char id[16];
@@ -254,6 +282,11 @@ Scenario load_scenario(const std::string& path) {
     if (p.system.empty()) root.fail("missing key 'system' (a configs/systems/*.yaml file)");
     if (p.sequence_length == 0) root.fail("missing key 'sequence_length'");
     if (p.stage == "generate" && p.new_tokens == 0) root.fail("stage generate needs `new_tokens`");
+    if (p.stage == "generate" && p.sequence_length + p.new_tokens > limits::kSequenceLength.value) {
+      root.fail("point " + p.id + ": sequence_length + new_tokens = " + std::to_string(p.sequence_length + p.new_tokens) +
+                " is above the limit of " + std::to_string(limits::kSequenceLength.value) + " (" +
+                std::string(limits::kSequenceLength.name) + ")");
+    }
   }
   return s;
 }

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -55,7 +56,12 @@ struct Scenario {
   std::vector<PointSpec> points;
 };
 
+// Reads the file through read_input_file (limits::kConfigFileBytes). Sweep ranges, the point
+// count, sequence lengths and new_tokens are checked against sim/core/limits.hpp before any
+// point is made.
 Scenario load_scenario(const std::string& path);
+// The same from text: `path` names it in errors, relative paths resolve against `dir`.
+Scenario parse_scenario(std::string_view text, const std::string& path, const std::string& dir);
 // Resolves `value` of scenario key `key` as the point field, validating it (tests and
 // command-line overrides use this too).
 void set_point_field(PointSpec& point, const std::string& key, const ConfigNode& value,

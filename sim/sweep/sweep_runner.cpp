@@ -1,6 +1,8 @@
 #include "sim/sweep/sweep_runner.hpp"
 
 #include <sys/wait.h>
+
+#include <csignal>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +15,8 @@
 #include <set>
 
 #include "sim/core/error.hpp"
+#include "sim/core/input_file.hpp"
+#include "sim/core/output_file.hpp"
 #include "sim/results/hdf5_file.hpp"
 
 namespace lightcode::sweep {
@@ -22,6 +26,30 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kToolVersion = "lightcode 0.1.0";
+constexpr int kMaxJobs = 1024;  // more workers than this only thrash; also output_file's child table
+
+// Point ids are "p" and the point's index ("p0042", "p10000"): order by the index, so that
+// past 10,000 points "p10000" comes after "p9999", not before "p2000".
+struct IdKey {
+  std::string prefix;
+  std::string number;  // the trailing digits without leading zeros
+};
+
+IdKey id_key(const std::string& id) {
+  size_t start = id.size();
+  while (start > 0 && id[start - 1] >= '0' && id[start - 1] <= '9') --start;
+  size_t first = start;
+  while (first < id.size() && id[first] == '0') ++first;
+  return IdKey{id.substr(0, start), id.substr(first)};
+}
+
+bool id_before(const std::string& a, const std::string& b) {
+  const IdKey ka = id_key(a), kb = id_key(b);
+  if (ka.prefix != kb.prefix) return ka.prefix < kb.prefix;
+  if (ka.number.size() != kb.number.size()) return ka.number.size() < kb.number.size();
+  if (ka.number != kb.number) return ka.number < kb.number;
+  return a < b;  // "p7" and "p007": distinct ids, a fixed order
+}
 
 std::string part_path(const std::string& dir, const std::string& id) { return dir + "/" + id + ".h5"; }
 
@@ -58,8 +86,15 @@ void parse_shard(const std::string& text, int& index, int& count) {
 
 SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
   const auto started = Clock::now();
-  if (o.jobs < 1) throw Error("-j must be at least 1");
+  if (o.jobs < 1 || o.jobs > kMaxJobs) throw Error("-j must be between 1 and " + std::to_string(kMaxJobs));
+  check_output_path(o.output);
   const std::string parts = o.output + ".parts";
+  {
+    std::error_code ec;
+    if (fs::exists(parts, ec) && !fs::is_directory(parts, ec)) {
+      throw Error(SourcePlace{parts, 0, 0, ""}, "the sweep keeps finished points here, but it is not a directory");
+    }
+  }
   std::vector<const PointSpec*> shard;
   for (size_t i = 0; i < scenario.points.size(); ++i) {
     if (static_cast<int>(i % static_cast<size_t>(o.shard_count)) == o.shard_index - 1) shard.push_back(&scenario.points[i]);
@@ -94,6 +129,7 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
   }
   fs::create_directories(parts, ec);
   if (ec) throw Error(SourcePlace{parts, 0, 0, ""}, "cannot create the parts directory: " + ec.message());
+  remove_stale_temporaries(parts);  // left by workers killed in an earlier run
 
   SweepOutcome out;
   out.points = shard.size();
@@ -149,29 +185,43 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
     }
   };
 
-  while (finished < todo.size()) {
-    while (running.size() < static_cast<size_t>(o.jobs) && next < todo.size()) {
-      const PointSpec* p = todo[next++];
-      running[start_point_worker(*p, o.point, part_path(parts, p->id), scenario.text)] = p;
+  try {
+    while (finished < todo.size()) {
+      while (running.size() < static_cast<size_t>(o.jobs) && next < todo.size()) {
+        const PointSpec* p = todo[next++];
+        running[start_point_worker(*p, o.point, part_path(parts, p->id), scenario.text)] = p;
+      }
+      int status = 0;
+      const pid_t pid = ::waitpid(-1, &status, 0);
+      if (pid < 0) {
+        if (errno == EINTR) continue;
+        throw Error(std::string("waiting for workers: ") + std::strerror(errno));
+      }
+      auto it = running.find(pid);
+      if (it == running.end()) continue;
+      unregister_child_process(pid);
+      const PointSpec& p = *it->second;
+      running.erase(it);
+      // A point that ran is not read back here: its part is read once, at the end.
+      const results::PointResult r = collect_point_worker(p, status, part_path(parts, p.id), scenario.text, false);
+      ++finished;
+      ++out.ran;
+      if (r.summary.status != "ok") ++out.failed;
+      report(p, r);
+      // The part on disk is the durable copy; nothing of the point stays in memory.
+      from_part.insert(p.id);
     }
-    int status = 0;
-    const pid_t pid = ::waitpid(-1, &status, 0);
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      throw Error(std::string("waiting for workers: ") + std::strerror(errno));
+  } catch (...) {
+    // A full disk, say: stop the workers still running and wait for them, so that none
+    // outlives the sweep or writes after it reported the error. Finished parts stay.
+    for (const auto& [pid, point] : running) ::kill(pid, SIGTERM);
+    for (const auto& [pid, point] : running) {
+      int status = 0;
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      unregister_child_process(pid);
     }
-    auto it = running.find(pid);
-    if (it == running.end()) continue;
-    const PointSpec& p = *it->second;
-    running.erase(it);
-    // A point that ran is not read back here: its part is read once, at the end.
-    const results::PointResult r = collect_point_worker(p, status, part_path(parts, p.id), scenario.text, false);
-    ++finished;
-    ++out.ran;
-    if (r.summary.status != "ok") ++out.failed;
-    report(p, r);
-    // The part on disk is the durable copy; nothing of the point stays in memory.
-    from_part.insert(p.id);
+    throw;
   }
   const results::ResultsFile final_file = assemble();
   fs::remove_all(parts, ec);
@@ -183,8 +233,9 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
 results::ResultsFile merge_results(const std::vector<std::string>& files) {
   if (files.empty()) throw Error("merge: no input files");
   results::ResultsFile out;
-  std::map<std::string, results::PointResult> points;
+  std::map<std::string, results::PointResult, bool (*)(const std::string&, const std::string&)> points(id_before);
   for (size_t i = 0; i < files.size(); ++i) {
+    note_input_file(files[i]);  // the merged file may not replace one of them
     results::ResultsFile f = results::read_results(files[i]);
     if (i == 0) {
       out.tool_version = f.tool_version;
@@ -200,7 +251,7 @@ results::ResultsFile merge_results(const std::vector<std::string>& files) {
       }
     }
   }
-  for (auto& [id, p] : points) out.points.push_back(std::move(p));  // ids sort as point order
+  for (auto& [id, p] : points) out.points.push_back(std::move(p));  // in point order
   return out;
 }
 

@@ -2,8 +2,9 @@
 # tools/plot.py end to end: a small sweep (gpt2 prefill at 16, 64 and 256 tokens on the seed
 # CPU and CPU/PHU systems, analytical, lightcode profile) run by the lightcode binary, then
 # plotted; the hardware comparison, crossover, Gantt and energy PNGs must exist, be larger
-# than 10 KB and carry the PNG signature. Then the synthetic-file checks
-# (tests/tools/test_plot_synthetic.py: PHU scaling, crossover marking, error exits).
+# than 10 KB and carry the PNG signature, no point failed (exit 0, no failures.csv). Then the
+# synthetic-file checks (tests/tools/test_plot_synthetic.py: format 1 and 2 files, PHU scaling
+# facets, crossover brackets, crossover tables (JSON), failed points, error exits).
 # Usage: test_plot.sh <lightcode binary> <source dir>
 # Skips (exit 0) when /usr/bin/python3 cannot import h5py and matplotlib.
 set -euo pipefail
@@ -40,6 +41,7 @@ EOF
 
 "$BIN" run "$TMP/scenario.yaml" --out "$TMP/r.h5"
 "$PY" "$SRC/tools/plot.py" "$TMP/r.h5" --out "$TMP/plots" | tee "$TMP/plot.log"
+# (set -e: a non-zero exit of plot.py, e.g. 3 for failed points, fails the test here)
 
 fail=0
 check_png() {  # <path>: exists, > 10 KB, PNG signature
@@ -62,9 +64,10 @@ gantt=("$TMP"/plots/gantt_*.png)
 energy=("$TMP"/plots/energy_*.png)
 if [ ${#gantt[@]} -eq 0 ]; then echo "FAIL no gantt_*.png"; fail=1; else check_png "${gantt[0]}"; fi
 if [ ${#energy[@]} -eq 0 ]; then echo "FAIL no energy_*.png"; fail=1; else check_png "${energy[0]}"; fi
+if [ -e "$TMP/plots/failures.csv" ]; then echo "FAIL failures.csv written: no point failed"; fail=1; fi
 # one "wrote" line per file written
 wrote=$(grep -c '^wrote ' "$TMP/plot.log" || true)
-files=$(find "$TMP/plots" -name '*.png' | wc -l)
+files=$(find "$TMP/plots" -type f | wc -l)
 if [ "$wrote" -ne "$files" ]; then
   echo "FAIL $wrote 'wrote' lines for $files files"; fail=1
 fi

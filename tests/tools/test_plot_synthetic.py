@@ -1,20 +1,38 @@
 #!/usr/bin/python3
-"""tools/plot.py on synthetic results files written here with h5py.
+"""tools/plot.py on synthetic results files and dispatch tables written here (h5py, json).
 
-  1. a PHU sweep (/summary with param.phu.cores / param.phu.multiplex string columns,
-     variable-length strings, one failed point): phu_scaling.png must be drawn;
-  2. two systems over four sequence lengths that cross (fixed-width strings everywhere,
-     point tables with tasks and an energy breakdown): crossover.png, gantt and energy;
-  3. error cases: a missing file and an HDF5 file without /summary exit non-zero.
+  1. format 1 PHU sweep (string parameters) with one failed point: exit 3, failures.csv
+     holds the failed id, its parameters and its error (CSV-quoted), stderr lists it, and
+     phu_scaling.png, gantt and energy are still drawn from the ok points;
+  2. format 2 PHU sweep (int64 / float64 / string parameters, NaN where missing) over
+     2 systems x 2 objectives: exit 0, phu_scaling.png with one row of panels per
+     (system, objective): 4 facets, 8 axes (checked in the figure itself and in the
+     "phu scaling:" line);
+  3. two systems over four sequence lengths that cross, as format 1 with fixed-width strings
+     and no format_version, and as format 2: the crossover is reported as a bracket between
+     the probed lengths ("between 64 and 256"), not an interpolated point; a stale
+     failures.csv is removed;
+  4. a crossover dispatch table (JSON) with curves: crossover_<objective>.png per objective
+     with curves, the vertical lines in the figure at exactly the table's switch lengths,
+     "crossover <objective>: switches at ..." printed; an objective without curves skipped;
+  5. errors: a missing file, an HDF5 file without /summary, an unknown --point, a file
+     that is not JSON and a JSON that is no dispatch table exit 2; --help explains the plots,
+     failures.csv and exit status 3.
 
 Usage: test_plot_synthetic.py [SOURCE_DIR]   (default: two levels above this file)
 Exits 0 and prints a skip message when h5py or matplotlib is missing.
 """
+import csv
+import importlib.util
+import io
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from contextlib import redirect_stderr, redirect_stdout
 
 try:
     import h5py
@@ -23,6 +41,9 @@ try:
 except ImportError as e:
     print("SKIP: %s cannot import h5py/matplotlib: %s" % (sys.executable, e))
     sys.exit(0)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from synthetic_results import point, write_results  # noqa: E402
 
 SRC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
 PLOT = os.path.join(SRC, "tools", "plot.py")
@@ -50,124 +71,209 @@ def run(*args):
     return p
 
 
-def summary_dtype(strings, extra_params, fixed):
-    """The /summary compound type: strings vlen (like lightcode writes) or fixed-width."""
-    s = np.dtype("S32") if fixed else h5py.string_dtype("utf-8")
-    fields = [("id", s), ("status", s), ("error", s), ("model", s), ("stage", s),
-              ("sequence_length", "<i8"), ("system", s), ("objective", s), ("profile", s),
-              ("fidelity", s), ("makespan_ps", "<i8"), ("makespan_s", "<f8"),
-              ("analytical_makespan_ps", "<i8"), ("energy_pj", "<f8"), ("nodes", "<i8")]
-    fields += [("param." + p, s) for p in extra_params]
-    return np.dtype(fields)
+def figures(*args):
+    """Runs plot.py's main in this process with `save` spied on: {file name: (number of
+    axes, sorted x of the vertical lines in the first axes)}, plus the exit status."""
+    spec = importlib.util.spec_from_file_location("lc_plot_under_test", PLOT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    seen = {}
+    real_save = mod.save
+
+    def spy(fig, out_dir, name, written):
+        ax = fig.axes[0]
+        vlines = sorted({float(l.get_xdata()[0]) for l in ax.lines
+                         if len(l.get_xdata()) == 2 and l.get_xdata()[0] == l.get_xdata()[1]})
+        seen[name] = (len(fig.axes), vlines)
+        real_save(fig, out_dir, name, written)
+
+    mod.save = spy
+    with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+        status = mod.main(list(args))
+    return seen, status
 
 
-def summary_rows(points, params, fixed):
-    dt = summary_dtype(None, params, fixed)
-    enc = (lambda v: str(v).encode()) if fixed else str
-    rows = []
-    for i, p in enumerate(points):
-        ps = int(round(p["makespan_s"] * 1e12))
-        row = (enc("p%04d" % i), enc(p.get("status", "ok")), enc(p.get("error", "")),
-               enc("gpt2"), enc("prefill"), p["seq"], enc(p["system"]), enc("time"),
-               enc("lightcode"), enc("analytical"), ps, p["makespan_s"], ps, p["energy_pj"],
-               1108)
-        row += tuple(enc(p["params"].get(k, "")) for k in params)
-        rows.append(row)
-    return np.array(rows, dtype=dt)
-
-
-def write_points(f, n, fixed_tasks=True):
-    """A small schedule and energy breakdown for every point."""
-    tdt = np.dtype([("id", "<i8"), ("name", "S16"), ("op", "S10"), ("hardware", "S5"),
-                    ("unit", "<i4"), ("node", "<i8"), ("subgraph", "<i4"), ("start_ps", "<i8"),
-                    ("end_ps", "<i8"), ("energy_pj", "<f8"), ("inputs", "S8"),
-                    ("outputs", "S12")])
-    edt = np.dtype([("hardware", "S10"), ("category", "S13"), ("energy_pj", "<f8")])
-    ops = [b"dense", b"matmul", b"softmax", b"add", b"memory"]
-    hw = [(b"cpu", 0), (b"cpu", 1), (b"phu", 0), (b"hbm", 0)]
-    for i in range(n):
-        g = f.create_group("points/p%04d" % i)
-        g.attrs["status"] = "ok"
-        g.attrs["error"] = ""
-        tasks, t = [], 0
-        tasks.append((0, b"start0", b"start", b"start", 0, -1, 0, 0, 0, 0.0, b"", b"[]"))
-        for k in range(400):
-            h, u = hw[k % len(hw)]
-            dur = 1000 + 37 * (k % 11)
-            tasks.append((k + 1, b"n%d" % k, ops[k % len(ops)], h, u, k, 0, t, t + dur, 1.0,
-                          b"", b"[1, 8]"))
-            t += dur // 3
-        g.create_dataset("tasks", data=np.array(tasks, dtype=tdt))
-        e = [(b"cpu", b"compute", 3e9), (b"phu", b"compute", 1e9), (b"phu", b"conversion", 2e9),
-             (b"hbm", b"memory", 4e9), (b"hbm->sram", b"data_movement", 1.5e9),
-             (b"phu", b"static", 5e8)]
-        g.create_dataset("energy_breakdown", data=np.array(e, dtype=edt))
-
-
-def main():
-    tmp = tempfile.mkdtemp(prefix="lc_plot_synth_")
-
-    # 1. PHU scaling sweep: cores x multiplex on CPU/PHU, plus one failed point
+def phu_points(systems, objectives, typed):
+    """cores x multiplex on each system and objective; `typed` adds a float parameter that
+    GPU/PHU points lack (NaN in format 2) and the system path (a string column)."""
     points = []
-    for mux in (10, 20):
-        for cores in (1, 2, 4, 8, 16):
-            compute = 2.0 / (cores * mux)
-            points.append(dict(system="CPU/PHU", seq=150, makespan_s=compute + 0.02,
-                               energy_pj=4.5e10 + 1e9 * cores,
-                               params={"phu.cores": cores, "phu.multiplex": mux}))
-    points.append(dict(system="CPU/PHU", seq=150, makespan_s=0.0, energy_pj=0.0,
-                       status="failed", error="synthetic failure",
-                       params={"phu.cores": 32, "phu.multiplex": 20}))
-    h5 = os.path.join(tmp, "phu.h5")
-    with h5py.File(h5, "w") as f:
-        f.attrs["format_version"] = 1
-        f.create_dataset("summary", data=summary_rows(points, ["phu.cores", "phu.multiplex"],
-                                                       fixed=False))
-        write_points(f, len(points) - 1)
-    p = run(h5, "--out", os.path.join(tmp, "phu_plots"))
-    check(p.returncode == 0, "plot.py on the PHU sweep exits 0 (got %d)" % p.returncode)
-    check_png(os.path.join(tmp, "phu_plots", "phu_scaling.png"))
-    check("skip: hardware_comparison.png" in p.stdout, "one system: hardware comparison skipped")
-    check_png(os.path.join(tmp, "phu_plots", "gantt_p0000.png"))
+    for system in systems:
+        for objective in objectives:
+            for mux in (10, 20):
+                for cores in (1, 2, 4, 8, 16):
+                    params = {"system": "configs/systems/%s.yaml" % system.lower()
+                              .replace("/", "_")} if typed else {}
+                    params.update({"phu.cores": cores, "phu.multiplex": mux})
+                    if typed and system == "CPU/PHU":
+                        params["phu.clock_ghz"] = 9.7
+                    scale = 1.0 if system == "CPU/PHU" else 0.05
+                    points.append(point(system, 150, scale * (2.0 / (cores * mux) + 0.02),
+                                        4.5e10 + 1e9 * cores, params, objective=objective))
+    return points
 
-    # 2. two systems whose makespan crosses between 64 and 256 tokens; fixed-width strings
+
+def case_failed_point(tmp):
+    points = phu_points(["CPU/PHU"], ["time"], typed=False)
+    points.append(point("CPU/PHU", 150, 0.0, 0.0, {"phu.cores": 32, "phu.multiplex": 20},
+                        status="failed", error='worker crashed: "signal 11", at node 7'))
+    failed_id = "p%04d" % (len(points) - 1)
+    h5 = write_results(os.path.join(tmp, "phu_v1.h5"), points, version=1)
+    out = os.path.join(tmp, "phu_v1_plots")
+    p = run(h5, "--out", out)
+    check(p.returncode == 3, "a failed point: exit 3 (got %d)" % p.returncode)
+    for name in ("phu_scaling.png", "gantt_p0000.png", "energy_p0000.png"):
+        check_png(os.path.join(out, name))
+    check("skip: hardware_comparison.png" in p.stdout, "one system: hardware comparison skipped")
+    rows = list(csv.reader(open(os.path.join(out, "failures.csv"), newline="")))
+    check(rows[:1] == [["id", "phu.cores", "phu.multiplex", "error"]],
+          "failures.csv header: id, parameters, error (%s)" % rows[:1])
+    check(rows[1:] == [[failed_id, "32", "20", 'worker crashed: "signal 11", at node 7']],
+          "failures.csv lists the failed point and its error (%s)" % rows[1:])
+    check("1 of %d points failed" % len(points) in p.stderr and failed_id in p.stderr,
+          "the failure is reported on stderr")
+    check("wrote %s" % os.path.join(out, "failures.csv") in p.stdout, "a 'wrote' line for it")
+    m = re.search(r"phu scaling: (\d+) facet", p.stdout)
+    check(m is not None and m.group(1) == "1", "one system and objective: 1 facet")
+
+
+def case_v2_facets(tmp):
+    points = phu_points(["CPU/PHU", "GPU/PHU"], ["time", "energy"], typed=True)
+    h5 = write_results(os.path.join(tmp, "phu_v2.h5"), points, version=2)
+    with h5py.File(h5, "r") as f:  # the file is what format 2 says
+        dt = f["summary"].dtype
+        check(dt["param.phu.cores"] == np.int64 and dt["param.phu.clock_ghz"] == np.float64,
+              "synthetic format 2: int64 and float64 parameter columns")
+    out = os.path.join(tmp, "phu_v2_plots")
+    p = run(h5, "--out", out)
+    check(p.returncode == 0, "format 2 PHU sweep: exit 0 (got %d)" % p.returncode)
+    check_png(os.path.join(out, "phu_scaling.png"), min_bytes=40 * 1024)
+    m = re.search(r"phu scaling: (\d+) facets? .* = (\d+) axes", p.stdout)
+    check(m is not None and m.group(1) == "4" and int(m.group(2)) >= 4,
+          "2 systems x 2 objectives: 4 facets, >= 4 axes reported")
+    check(not os.path.exists(os.path.join(out, "failures.csv")), "no failures, no failures.csv")
+    seen, status = figures(h5, "--out", os.path.join(tmp, "phu_v2_spy"))
+    n_axes = seen.get("phu_scaling.png", (0, []))[0]
+    check(status == 0 and n_axes == 8, "the figure has 4 x 2 = 8 axes (got %d)" % n_axes)
+
+
+def crossing_points():
+    """CPU/PHU is faster up to 64 tokens, GPU from 256: makespans cross in between."""
     points = []
     for seq in (16, 64, 256, 1024):
-        points.append(dict(system="CPU/PHU", seq=seq, makespan_s=1e-3 * seq, energy_pj=1e9 * seq,
-                           params={"sequence_length": seq}))
-        points.append(dict(system="GPU", seq=seq, makespan_s=0.1 + 1e-5 * seq,
-                           energy_pj=2e9 * seq, params={"sequence_length": seq}))
-    h5 = os.path.join(tmp, "cross.h5")
-    with h5py.File(h5, "w") as f:
-        f.create_dataset("summary", data=summary_rows(points, ["sequence_length"], fixed=True))
-        write_points(f, len(points))
-    out = os.path.join(tmp, "cross_out")
-    p = run(h5, "--out", out, "--point", "p0003")
-    check(p.returncode == 0, "plot.py on the crossover file exits 0 (got %d)" % p.returncode)
-    for name in ("crossover.png", "hardware_comparison.png", "gantt_p0003.png",
-                 "energy_p0003.png"):
-        check_png(os.path.join(out, name))
-    check("crossover makespan: CPU/PHU -> GPU" in p.stdout, "the makespan crossover is reported")
-    check("skip: phu_scaling.png" in p.stdout, "no cores column: PHU scaling skipped")
-    # default output directory: <stem>_plots beside the file
-    p = run(h5)
-    check(p.returncode == 0 and os.path.isfile(os.path.join(tmp, "cross_plots", "crossover.png")),
+        points.append(point("CPU/PHU", seq, 1e-3 * seq, 1e9 * seq, {"sequence_length": seq}))
+        points.append(point("GPU", seq, 0.1 + 1e-5 * seq, 2e9 * seq, {"sequence_length": seq}))
+    return points
+
+
+def case_crossover_h5(tmp):
+    for version, fixed in ((None, True), (2, False)):
+        tag = "v%s" % (version or 1)
+        h5 = write_results(os.path.join(tmp, "cross_%s.h5" % tag), crossing_points(),
+                           version=version, fixed_strings=fixed)
+        out = os.path.join(tmp, "cross_%s_out" % tag)
+        os.makedirs(out)
+        open(os.path.join(out, "failures.csv"), "w").write("id,error\np9,stale\n")
+        p = run(h5, "--out", out, "--point", "p0003")
+        check(p.returncode == 0, "%s crossover file: exit 0 (got %d)" % (tag, p.returncode))
+        for name in ("crossover.png", "hardware_comparison.png", "gantt_p0003.png",
+                     "energy_p0003.png"):
+            check_png(os.path.join(out, name))
+        check("crossover makespan: CPU/PHU -> GPU between 64 and 256 tokens" in p.stdout,
+              "%s: the makespan switch is reported as the bracket of probed lengths" % tag)
+        check("≈" not in p.stdout and "~" not in p.stdout, "%s: no interpolated length" % tag)
+        check("skip: phu_scaling.png" in p.stdout, "%s: no cores column: PHU scaling skipped" % tag)
+        check(not os.path.exists(os.path.join(out, "failures.csv")),
+              "%s: a stale failures.csv is removed" % tag)
+    p = run(os.path.join(tmp, "cross_v1.h5"))  # default output directory
+    check(p.returncode == 0 and os.path.isfile(os.path.join(tmp, "cross_v1_plots",
+                                                            "crossover.png")),
           "default --out is <stem>_plots beside the file")
 
-    # 3. errors
+
+def dispatch_table():
+    """A crossover table as `lightcode crossover` writes it: energy switches GPU -> CPU/PHU
+    at 54; time GPU -> CPU/PHU -> CPU at 17 and 300; edp has ranges but no curves."""
+    lengths = [1, 2, 4, 8, 16, 17, 32, 53, 54, 64, 128, 256, 299, 300, 512, 1024, 4096]
+
+    def ranges(spec, unit):
+        return {"unit": unit, "evaluations": 3 * len(lengths), "lengths_probed": len(lengths),
+                "ranges": [{"from": a, "to": b, "system": s, "file": "configs/systems/x.yaml",
+                            "metric_from": 1.0, "metric_to": 2.0} for a, b, s in spec]}
+
+    # GPU - CPU/PHU = 1.87e7 x - 1e9: positive from 54 on
+    energy = {"GPU": [4.3e10 + 4e7 * x for x in lengths],
+              "CPU/PHU": [4.4e10 + 2.13e7 * x for x in lengths],
+              "CPU": [4.4e10 + 5e7 * x for x in lengths]}
+    time = {"GPU": [1e-3 * 2 ** (x / 8.0) if x <= 16 else 1.0 for x in lengths],
+            "CPU/PHU": [0.004 + 1e-4 * x if x < 300 else 0.5 for x in lengths],
+            "CPU": [0.3 if x < 300 else 0.03 + 1e-5 * x for x in lengths]}
+    time["CPU"][2] = None  # not evaluated there: the line skips it
+    return {"name": "crossover", "scenario": "crossover.yaml", "model": "gpt2",
+            "stage": "prefill", "profile": "lightcode", "lengths": {"start": 1, "stop": 4096},
+            "systems": [{"name": s, "file": "configs/systems/x.yaml"}
+                        for s in ("CPU", "CPU/PHU", "GPU")],
+            "dispatch": {"energy": ranges([(1, 53, "GPU"), (54, 4096, "CPU/PHU")], "pJ"),
+                         "time": ranges([(1, 16, "GPU"), (17, 299, "CPU/PHU"),
+                                         (300, 4096, "CPU")], "s"),
+                         "edp": ranges([(1, 4096, "GPU")], "s*pJ")},
+            "curves": {"energy": {"unit": "pJ", "lengths": lengths, "systems": energy},
+                       "time": {"unit": "s", "lengths": lengths, "systems": time}},
+            "thresholds": {"system": {"name": "CPU/PHU"}}}
+
+
+def case_crossover_json(tmp):
+    path = os.path.join(tmp, "crossover.json")
+    json.dump(dispatch_table(), open(path, "w"), indent=1)
+    p = run(path)  # default output folder beside the file
+    out = os.path.join(tmp, "crossover_plots")
+    check(p.returncode == 0, "crossover JSON: exit 0 (got %d)" % p.returncode)
+    check_png(os.path.join(out, "crossover_energy.png"))
+    check_png(os.path.join(out, "crossover_time.png"))
+    check("crossover energy: switches at 54" in p.stdout, "energy: switch at 54 printed")
+    check("crossover time: switches at 17, 300" in p.stdout, "time: switches at 17, 300 printed")
+    check("skip: crossover_edp.png" in p.stdout and "crossover edp: no switch" in p.stdout,
+          "edp without curves: figure skipped, its (lack of a) switch still printed")
+    seen, status = figures(path, "--out", os.path.join(tmp, "crossover_spy"))
+    for name, want in (("crossover_energy.png", [54.0]), ("crossover_time.png", [17.0, 300.0])):
+        got = seen.get(name, (0, None))[1]
+        check(got == want, "%s: vertical lines at the table's switch lengths %s (got %s)" % (
+            name, want, got))
+
+
+def case_errors(tmp):
     p = run(os.path.join(tmp, "missing.h5"))
-    check(p.returncode != 0 and "no such file" in p.stderr, "missing file: non-zero exit")
+    check(p.returncode == 2 and "no such file" in p.stderr, "missing file: exit 2")
     bad = os.path.join(tmp, "bad.h5")
     with h5py.File(bad, "w") as f:
         f.create_dataset("other", data=np.arange(3))
     p = run(bad)
-    check(p.returncode != 0 and "not a LightCode results file" in p.stderr,
-          "no /summary: non-zero exit")
-    p = run(h5, "--point", "nope")
-    check(p.returncode != 0, "unknown --point: non-zero exit")
+    check(p.returncode == 2 and "not a LightCode results file" in p.stderr, "no /summary: exit 2")
+    p = run(os.path.join(tmp, "cross_v1.h5"), "--point", "nope")
+    check(p.returncode == 2, "unknown --point: exit 2")
+    notjson = os.path.join(tmp, "notjson.json")
+    open(notjson, "w").write("dispatch: yaml, not json\n")
+    p = run(notjson)
+    check(p.returncode == 2 and "not a JSON file" in p.stderr, "a .json that is not JSON: exit 2")
+    other = os.path.join(tmp, "other.json")
+    json.dump({"name": "x"}, open(other, "w"))
+    p = run(other)
+    check(p.returncode == 2 and "not a LightCode crossover table" in p.stderr,
+          "JSON without a dispatch object: exit 2")
     p = run("--help")
-    check(p.returncode == 0 and "phu_scaling.png" in p.stdout, "--help explains the plots")
+    check(p.returncode == 0 and "phu_scaling.png" in p.stdout and "failures.csv" in p.stdout
+          and "crossover_<objective>.png" in p.stdout and "3 some sweep points failed" in p.stdout,
+          "--help explains the plots, failures.csv and exit status 3")
 
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="lc_plot_synth_")
+    for case in (case_failed_point, case_v2_facets, case_crossover_h5, case_crossover_json,
+                 case_errors):
+        print("== %s" % case.__name__)
+        try:
+            case(tmp)
+        except Exception as e:  # a crash in one case is a failure; the others still run
+            check(False, "%s raised %s: %s" % (case.__name__, type(e).__name__, e))
     if failures:
         print("%d check(s) failed; files in %s" % (len(failures), tmp))
         return 1

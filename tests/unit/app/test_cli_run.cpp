@@ -124,7 +124,7 @@ TEST_CASE("a zero sequence length is a clear error") {
   const auto r = run_lightcode("run " + path);
   CHECK(r.exit_code == 2);
   CHECK(r.err.find(":2:") != std::string::npos);
-  CHECK(r.err.find("sequence length must be a positive integer, got 0") != std::string::npos);
+  CHECK(r.err.find("sequence_length: must be an integer from 1 to 16777216 (sequence_length), got 0") != std::string::npos);
   std::remove(path.c_str());
 }
 

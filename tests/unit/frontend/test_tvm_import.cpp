@@ -162,7 +162,7 @@ TEST_CASE("a negative sequence length is rejected") {
   opts.sequence_length = -3;
   opts.traced_length = 4;
   const std::string msg = error_of(tiny_graph(), opts);
-  CHECK(msg.find("sequence length must be positive, got -3") != std::string::npos);
+  CHECK(msg.find("sequence length must be between 1 and 16777216 (sequence_length), got -3") != std::string::npos);
 }
 
 TEST_CASE("a missing file is a clear error") {
@@ -172,4 +172,44 @@ TEST_CASE("a missing file is a clear error") {
   } catch (const Error& e) {
     CHECK(std::string(e.what()).find("/nonexistent/graph.json: cannot open") == 0);
   }
+}
+
+TEST_CASE("a negative num_outputs (without node_row_ptr) is an error, not a read past the buffer") {
+  std::string text = tiny_graph();
+  text = text.substr(0, text.find(",\n  \"node_row_ptr\"")) + "}";  // no node_row_ptr: counts from attrs
+  const size_t at = text.find("\"num_outputs\": \"2\"");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 18, "\"num_outputs\": \"-5\"");
+  CHECK(error_of(text) == "bad.json: nodes[1].attrs.num_outputs: num_outputs -5 is not between 1 and 4096 (node_edges)");
+}
+
+TEST_CASE("a node name above the name limit is refused (a 1 MB name once took 1.5 GB)") {
+  std::string text = tiny_graph();
+  const size_t at = text.find("\"name\": \"relu0\"");
+  text.replace(at, 15, "\"name\": \"" + std::string(1 << 20, 'r') + "\"");
+  CHECK(error_of(text) == "bad.json: nodes[2].name: a string of 1048576 bytes is above the limit of 1024 (name_bytes)");
+}
+
+TEST_CASE("JSON nested beyond the depth limit is an error") {
+  std::string text = "{\"nodes\": " + std::string(100, '[') + std::string(100, ']') + "}";
+  CHECK(error_of(text).find("JSON nested more than 64 levels deep (config_depth)") != std::string::npos);
+}
+
+TEST_CASE("a sequence length above the limit, and /dev/zero as a graph, are errors") {
+  frontend::TvmImportOptions opts;
+  opts.sequence_length = (int64_t{1} << 24) + 1;
+  opts.traced_length = 4;
+  CHECK(error_of(tiny_graph(), opts).find("sequence length must be between 1 and 16777216") != std::string::npos);
+  try {
+    frontend::import_tvm_file("/dev/zero");
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) == "/dev/zero: cannot open TVM graph file: it is a character device, not a regular file");
+  }
+}
+
+TEST_CASE("a tensor whose bytes int64 cannot hold is an error naming its node") {
+  const std::string msg = error_of(tiny_graph("[[1, 1, 0]]", "[[1, 4], [1, 1], [1, 3], [4294967296, 4294967296]]"));
+  CHECK(msg.find("node 2 'relu0' (relu): the element count of tensor [4294967296, 4294967296] exceeds the "
+                 "representable") != std::string::npos);
 }

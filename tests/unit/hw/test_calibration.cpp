@@ -54,9 +54,9 @@ TEST_CASE("the reference timings give the original's dense slope") {
   CHECK(std::fabs(add.per_work_s / 5.728114536194012e-11 - 1.0) < 0.25);
   CHECK(add.points == 108);
   CHECK(c.cache_bytes > 0.0);
-  for (const auto& [kind, f] : c.fits) {
-    CAPTURE(kind);
-    CHECK(f.per_work_s >= 0.0);
+  for (const auto& fit : c.fits) {
+    CAPTURE(fit.first);
+    CHECK(fit.second.per_work_s >= 0.0);
   }
 }
 
@@ -145,4 +145,45 @@ TEST_CASE("lightcode calibrate writes a CPU spec that inherits the base and load
   r = test::run_lightcode("calibrate " + csv + " --out " + out + " --cache 'lots'");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--cache") != std::string::npos);
+}
+
+TEST_CASE("a deeply nested shape is a placed error, not a stack overflow") {
+  const std::string nested = std::string(200000, '[') + std::string(200000, ']');
+  try {
+    parse_timings_csv(std::string(kHeader) + "f,add,0.2,\"" + nested + "\"\n", "deep.csv");
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) == "deep.csv:2: shape: '" + std::string(61, '[') +
+                                       "...' is not [[input shapes], [output shapes]] with an output");
+  }
+}
+
+TEST_CASE("shapes whose counts overflow int64 are placed errors") {
+  try {
+    parse_timings_csv(std::string(kHeader) + "f,dense,0.2,\"[[[4294967296, 4294967296]], [[4294967296, 4294967296]]]\"\n",
+                      "big.csv");
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) ==
+          "big.csv:2: shape: the elements of a shape exceeds the representable 9,223,372,036,854,775,807");
+  }
+}
+
+TEST_CASE("timings too large for a finite fit are an error; calibrate leaves no file") {
+  const std::string csv = write_csv("lc_calib_huge.csv", std::string(kHeader) +
+                                                             "f,add,1e300,\"[[[1, 2]], [[1, 2]]]\"\n"
+                                                             "g,add,1e300,\"[[[1, 4]], [[1, 4]]]\"\n"
+                                                             "h,add,3e300,\"[[[1, 8]], [[1, 8]]]\"\n");
+  try {
+    fit_timings(read_timings_csv(csv));
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("lc_calib_huge.csv:2: the fit for 'add' is not a finite number") == 0);
+  }
+  const auto out = std::filesystem::temp_directory_path() / "lc_calib_huge_out.yaml";
+  std::filesystem::remove(out);
+  const test::RunResult r = test::run_lightcode("calibrate " + csv + " --out " + out.string());
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("is not a finite number") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out));  // no YAML with NaN coefficients
 }

@@ -57,11 +57,12 @@ TEST_CASE("a 4096^3 BF16 GEMM on H100 SXM: tensor cores, compute-bound, 0.139-0.
 
 TEST_CASE("no GEMM beats the tensor peak, whatever its shape") {
   const GpuModel gpu(h100_sxm());
-  for (const auto& [m, n, k] : std::vector<std::array<int64_t, 3>>{{1, 768, 768},
+  for (const auto& mnk : std::vector<std::array<int64_t, 3>>{{1, 768, 768},
                                                                    {128, 128, 128},
                                                                    {1000, 3000, 777},
                                                                    {8192, 8192, 8192},
                                                                    {1, 50257, 768}}) {
+    const int64_t m = mnk[0], n = mnk[1], k = mnk[2];
     CAPTURE(m);
     CAPTURE(n);
     CAPTURE(k);

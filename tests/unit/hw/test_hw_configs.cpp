@@ -107,5 +107,5 @@ TEST_CASE("a zero core count names file, line and key") {
                                    [](const ConfigNode& n) { parse_cpu_spec(n); });
   CHECK(msg.find("bad.yaml:3:") == 0);
   CHECK(msg.find("cores") != std::string::npos);
-  CHECK(msg.find("positive integer") != std::string::npos);
+  CHECK(msg.find("must be an integer from 1 to 65536 (unit_count), got 0") != std::string::npos);
 }

@@ -2,11 +2,11 @@
 // self-links, and errors that name the units.
 #include <doctest/doctest.h>
 
-#include <functional>
 
 #include "hw_models/link/link_spec.hpp"
 #include "hw_models/link/link_transfer_model.hpp"
 #include "sim/core/error.hpp"
+#include "tests/support/errors.hpp"
 
 using namespace lightcode;
 using namespace lightcode::hw;
@@ -31,14 +31,7 @@ ir::TensorType floats(int64_t n) {
   return {ir::Shape{n}, ir::DType::float32};
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 }  // namespace
 

@@ -85,3 +85,16 @@ TEST_CASE("an override on top of an inherited unit spec is applied") {
       Profile::lightcode);
   CHECK(s.model(s.find("phu")).unit_count() == 8);
 }
+
+TEST_CASE("the lightcode profile validates a system's links too") {
+  const std::string sys = "name: L\nunits:\n  cpu: {from: ../hardware/cpu_lightcode.yaml}\nmemory:\n"
+                          "  hbm: {from: ../hardware/hbm_lightcode.yaml}\n  sram: {from: ../hardware/sram_lightcode.yaml}\n";
+  for (Profile p : {Profile::lightcode, Profile::standard}) {
+    CAPTURE(profile_name(p));
+    CHECK(error_of(sys + "links:\n  - {src: sram, dst: cpuu, latency: 1 ns}\n", p).find("cpuu") != std::string::npos);
+    CHECK(error_of(sys + "links:\n  - {src: sram, dst: cpu, latncy: 1 ns}\n", p).find("unknown key 'latncy'") !=
+          std::string::npos);
+    CHECK(error_of(sys + "links:\n  - {src: sram, dst: cpu, bandwidth: 1e400 B/s}\n", p).find("bandwidth") !=
+          std::string::npos);
+  }
+}

@@ -389,7 +389,9 @@ TEST_CASE("results file: h5py reads /summary as a table") {
           "except ImportError:\n"
           "    pass\n";
   }
-  const auto [status, out] = run("/usr/bin/python3 " + script + " " + path + " 2>&1");
+  const auto result = run("/usr/bin/python3 " + script + " " + path + " 2>&1");
+  const int status = result.first;
+  const std::string& out = result.second;
   INFO(out);
   REQUIRE(status == 0);
   CHECK(out.find("fields id,status,error,model,stage,sequence_length,system,objective,profile,"

@@ -13,6 +13,7 @@
 #include "sim/opt/stacked_graph.hpp"
 #include "sim/opt/threshold.hpp"
 #include "sim/sweep/crossover.hpp"
+#include "sim/sweep/dispatch_table.hpp"
 #include "tests/support/paths.hpp"
 
 using namespace lightcode;
@@ -235,4 +236,46 @@ TEST_CASE("crossover scenarios: the shipped one loads, and bad input gives a cle
   CHECK_THROWS_AS(sweep::check_range(5, 4), Error);
   CHECK_THROWS_AS(sweep::check_range(0, 4), Error);
   CHECK_NOTHROW(sweep::check_range(4, 4));
+}
+
+TEST_CASE("the dispatch table reads back: routes, curves the search evaluated, and strict errors") {
+  const sweep::CrossoverScenario s = gpt2_scenario({"cpu", "cpu_phu"}, {"time", "energy"}, 1, 160);
+  const sweep::CrossoverResult r = sweep::run_crossover(s);
+  for (const std::string& text : {sweep::dispatch_yaml(r), sweep::dispatch_json(r)}) {
+    const sweep::LoadedDispatchTable t = sweep::parse_dispatch_table(text, "table");
+    REQUIRE(t.objectives.size() == 2);
+    CHECK(t.systems == std::vector<std::string>{r.systems[0].name, r.systems[1].name});
+    for (size_t o = 0; o < 2; ++o) {
+      const sweep::DispatchTable& written = r.tables[o];
+      const sweep::DispatchObjective& read = t.objectives[o];
+      CHECK(read.objective == written.objective);
+      REQUIRE(read.rules.size() == written.ranges.size());
+      for (const sweep::DispatchRange& d : written.ranges) {
+        for (int64_t l : {d.from, d.to}) CHECK(t.route(written.objective, l).system == r.systems[static_cast<size_t>(d.system)].name);
+      }
+      // The curves are exactly what the search evaluated: every probed length, every system.
+      CHECK(read.curve_lengths == written.curve_lengths);
+      CHECK(read.curve_lengths.size() == written.lengths_probed);
+      for (size_t k = 0; k < 2; ++k) {
+        for (size_t i = 0; i < read.curve_lengths.size(); ++i) {
+          CHECK(read.curve_metrics[k][i] == doctest::Approx(written.curve_metrics[k][i]).epsilon(1e-11));
+        }
+      }
+    }
+  }
+  const sweep::LoadedDispatchTable t = sweep::parse_dispatch_table(sweep::dispatch_yaml(r), "table");
+  CHECK_THROWS_WITH_AS(t.route("time", 161), "dispatch table 'test': length 161 is outside its range 1..160", Error);
+  CHECK_THROWS_WITH_AS(t.route("edp", 5), "dispatch table 'test' has no 'edp' objective", Error);
+
+  // A gap between ranges, an unknown system and an unknown key are placed errors.
+  std::string gap = sweep::dispatch_yaml(r);
+  const size_t at = gap.find("from: 1, to:");
+  REQUIRE(at != std::string::npos);
+  gap.replace(at, 7, "from: 2");
+  CHECK_THROWS_WITH_AS(sweep::parse_dispatch_table(gap, "gap.yaml"), doctest::Contains("ranges must be contiguous: expected from 1"), Error);
+  CHECK_THROWS_WITH_AS(sweep::parse_dispatch_table("name: x\nmodel: m\nstage: prefill\nprofile: default\nlengths: {start: 1, stop: 2}\n"
+                                                   "systems: [{name: A, file: a}]\ndispatch: {time: {ranges: [{from: 1, to: 2, system: B}]}}\n",
+                                                   "u.yaml"),
+                       doctest::Contains("system 'B' is not listed under `systems`"), Error);
+  CHECK_THROWS_WITH_AS(sweep::parse_dispatch_table("name: x\nbogus: 1\n", "k.yaml"), doctest::Contains("unknown key 'bogus'"), Error);
 }

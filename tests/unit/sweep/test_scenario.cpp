@@ -97,3 +97,32 @@ TEST_CASE("the shipped scenarios load") {
   }
   CHECK(sweep::load_scenario(test::source_dir() + "/scenarios/phu_scaling.yaml").points.size() == 224);
 }
+
+TEST_CASE("ranges are counted before any value is made: 1e300 starts and 1e9 points are errors") {
+  // `v += 1` never advances at 1e300: materialising this range used to loop forever.
+  CHECK(error_of(write("r1", "sweep:\n  sequence_length: {start: 1e300, stop: 2e300, step: 1}\n"))
+            .find("sweep.sequence_length: the range has 1e+300 values, above the limit of 100000 (axis_values)") !=
+        std::string::npos);
+  CHECK(error_of(write("r2", "sweep:\n  sequence_length: {start: 1, stop: 1e9, step: 1}\n"))
+            .find("the range has 1000000000 values, above the limit of 100000") != std::string::npos);
+  CHECK(error_of(write("r3", "sweep:\n  sequence_length: {start: 1, stop: 1e300, factor: 1.0000001}\n"))
+            .find("above the limit of 100000") != std::string::npos);
+  // Each axis within its limit, their product not.
+  CHECK(error_of(write("r4", "sweep:\n  sequence_length: {start: 1, stop: 1000, step: 1}\n"
+                             "  phu.cores: {start: 1, stop: 1000, step: 1}\n"))
+            .find("sweep: the sweep has 1000000 points, above the limit of 100000 (points)") != std::string::npos);
+}
+
+TEST_CASE("sequence lengths and new_tokens above their limits are errors at their keys") {
+  CHECK(error_of(write("n1", "stage: generate\nnew_tokens: 1000000000\n"))
+            .find("new_tokens: must be an integer from 1 to 65536 (new_tokens), got 1000000000") != std::string::npos);
+  const std::string msg = error_of(write("n2", "sweep:\n  sequence_length: [64, 16777217]\n"));
+  CHECK(msg.find("must be an integer from 1 to 16777216 (sequence_length), got 16777217") != std::string::npos);
+  CHECK(error_of(write("n3", "stage: generate\nnew_tokens: 65536\nsweep:\n  sequence_length: [16777000]\n"))
+            .find("sequence_length + new_tokens = 16842536 is above the limit of 16777216") != std::string::npos);
+}
+
+TEST_CASE("a scenario name above the name limit is a clear error") {
+  CHECK(error_of(write("long", "name: " + std::string(2000, 'n') + "\n"))
+            .find("name: a scenario name is 1 to 1024 bytes") != std::string::npos);
+}

@@ -15,6 +15,7 @@
 
 #include "sim/results/hdf5_file.hpp"
 #include "sim/sweep/sweep_runner.hpp"
+#include "sim/sweep/validate.hpp"
 #include "tests/support/paths.hpp"
 #include "tests/support/run.hpp"
 
@@ -204,4 +205,53 @@ TEST_CASE("generation: time to first token, per-token latency and energy per tok
   CHECK(g.energy_per_token_pj == doctest::Approx(g.energy_pj / 8).epsilon(1e-12));
   std::remove(s.c_str());
   std::remove(out.c_str());
+}
+
+TEST_CASE("every input of a scenario is checked before the first point, each problem once") {
+  const std::string bad = temp("typo") + "_system.yaml";
+  std::ofstream(bad) << "name: Typo\nunits:\n  cpu: {from: " << test::source_dir()
+                     << "/configs/hardware/cpu_lightcode.yaml, cores: 4, clokc: 3 GHz}\nmemory: {}\n";
+  const std::string s = scenario_file("typo", "  system: [" + bad + "]\n  sequence_length: [16, 32, 48]\n"
+                                              "  model: [gpt2, no-such-model]\n");
+  try {
+    sweep::validate_point_inputs(sweep::load_scenario(s).points);
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    INFO(msg);
+    CHECK(msg.find("2 problems in the scenario's inputs:") == 0);
+    // The typo once, although 6 points use the system; the unknown model once.
+    const size_t first = msg.find("unknown key 'clokc'");
+    CHECK(first != std::string::npos);
+    CHECK(msg.find("unknown key 'clokc'", first + 1) == std::string::npos);
+    CHECK(msg.find("unknown built-in model 'no-such-model'") != std::string::npos);
+  }
+  std::remove(bad.c_str());
+  std::remove(s.c_str());
+}
+
+TEST_CASE("merge keeps point order past 10,000 points (p10000 after p9999)") {
+  results::ResultsFile a, b;
+  a.tool_version = b.tool_version = "lightcode test";
+  a.scenario_text = b.scenario_text = "name: many\n";
+  for (int i = 0; i < 10003; ++i) {
+    results::PointResult p;
+    char id[16];
+    std::snprintf(id, sizeof id, "p%04d", i);
+    p.summary.id = id;
+    p.summary.sequence_length = i;
+    (i % 2 ? a : b).points.push_back(std::move(p));
+  }
+  const std::string fa = temp("many_a") + ".h5", fb = temp("many_b") + ".h5";
+  results::write_results(fa, a);
+  results::write_results(fb, b);
+  const results::ResultsFile merged = sweep::merge_results({fa, fb});
+  REQUIRE(merged.points.size() == 10003);
+  bool ordered = true;
+  for (int i = 0; i < 10003; ++i) ordered = ordered && merged.points[static_cast<size_t>(i)].summary.sequence_length == i;
+  CHECK(ordered);
+  CHECK(merged.points[9999].summary.id == "p9999");
+  CHECK(merged.points[10000].summary.id == "p10000");
+  std::remove(fa.c_str());
+  std::remove(fb.c_str());
 }

@@ -1,0 +1,60 @@
+#include "sim/sweep/validate.hpp"
+
+#include <set>
+#include <string>
+
+#include "frontend/load_model.hpp"
+#include "frontend/models/model_config.hpp"
+#include "frontend/tvm/tvm_import.hpp"
+#include "hw_models/system.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/profile.hpp"
+
+namespace lightcode::sweep {
+namespace {
+
+// The point's system as the point will load it; the key identifies that exact configuration.
+std::string system_key(const PointSpec& p) {
+  std::string key = p.profile + "\n" + p.system;
+  for (const auto& [path, value] : p.overrides) key += "\n" + path + "=" + value;
+  return key;
+}
+
+void check_system(const PointSpec& p) {
+  const auto profile = parse_profile(p.profile);
+  if (!profile) throw Error("unknown profile '" + p.profile + "' (expected default or lightcode)");
+  hw::System::from_config(system_config(p), *profile);
+}
+
+void check_model(const PointSpec& p) {
+  if (frontend::is_graph_file(p.model)) {
+    frontend::import_tvm_file(p.model);  // as traced: re-sizing is the point's business
+  } else {
+    frontend::builtin_model(p.model);
+  }
+}
+
+}  // namespace
+
+void validate_point_inputs(const std::vector<PointSpec>& points) {
+  std::set<std::string> systems_seen, models_seen, problems_seen;
+  std::vector<std::string> problems;
+  auto attempt = [&](auto&& check) {
+    try {
+      check();
+    } catch (const Error& e) {
+      if (problems_seen.insert(e.what()).second) problems.push_back(e.what());
+    }
+  };
+  for (const PointSpec& p : points) {
+    if (systems_seen.insert(system_key(p)).second) attempt([&] { check_system(p); });
+    if (models_seen.insert(p.model).second) attempt([&] { check_model(p); });
+  }
+  if (problems.empty()) return;
+  if (problems.size() == 1) throw Error(problems.front());
+  std::string message = std::to_string(problems.size()) + " problems in the scenario's inputs:";
+  for (const std::string& m : problems) message += "\n  " + m;
+  throw Error(message);
+}
+
+}  // namespace lightcode::sweep

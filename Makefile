@@ -1,10 +1,14 @@
 # Thin wrapper over CMake. `make demo` and `make test` install what is missing first
 # (tools/install_deps.sh, idempotent), then build Release once in build/.
 BUILD   ?= build
+SAN_BUILD ?= build-san
 JOBS    ?= $(shell nproc)
 CMAKE_FLAGS ?=
+# Seconds each libFuzzer target runs in `make test` (tests/fuzz/run_fuzz.sh; longer locally).
+FUZZ_SECONDS ?= 20
+SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -O1
 
-.PHONY: deps configure build demo test bench clean format
+.PHONY: deps configure build demo test check sanitize fuzz bench clean format
 
 deps:
 	@tools/install_deps.sh
@@ -20,9 +24,27 @@ demo: build
 	$(BUILD)/lightcode run scenarios/seed_table.yaml
 	/usr/bin/python3 tools/plot.py results/seed_table.h5 --out results/seed_table_plots
 
-# Every test, in parallel, one ctest entry per test case.
-test: build
+# Every test: the Release suite (one ctest entry per test case, the SLURM scale-out test
+# included), then the same suite built with ASan and UBSan, then every fuzz target.
+test: check sanitize fuzz
+
+# The Release suite alone: what to run while developing.
+check: build
 	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --timeout 600
+
+# The whole suite (but the SLURM test, which already ran) under ASan + UBSan with clang,
+# -fno-sanitize-recover: any report fails its test. The same build holds the fuzz targets.
+sanitize: deps
+	@cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang-14 \
+	  -DCMAKE_CXX_COMPILER=clang++-14 "-DCMAKE_CXX_FLAGS=$(SAN_FLAGS)" -DLIGHTCODE_BENCH=OFF \
+	  -DLIGHTCODE_FUZZ=ON -DLIGHTCODE_WERROR=ON >/dev/null
+	@cmake --build $(SAN_BUILD) -j $(JOBS)
+	@cd $(SAN_BUILD) && ctest -j $(JOBS) --output-on-failure --timeout 900 -E '^slurm:'
+
+# Every libFuzzer target for FUZZ_SECONDS from its committed corpus (FUZZ_SECONDS=300 for a
+# real run); a crash, hang, leak or sanitizer report fails and prints the reproducer.
+fuzz: sanitize
+	@tests/fuzz/run_fuzz.sh $(SAN_BUILD) $(FUZZ_SECONDS) $(JOBS)
 
 # Google Benchmark targets (not part of `make test`); figures go to docs/PERFORMANCE.md.
 bench: build
@@ -32,4 +54,4 @@ format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.hpp')
 
 clean:
-	@rm -rf $(BUILD)
+	@rm -rf $(BUILD) $(SAN_BUILD)

@@ -10,7 +10,8 @@ namespace lightcode::frontend {
 
 bool is_graph_file(const std::string& model) {
   const bool json_name = model.size() > 5 && model.compare(model.size() - 5, 5, ".json") == 0;
-  return json_name || model.find('/') != std::string::npos || std::filesystem::is_regular_file(model);
+  std::error_code ec;  // a name too long for a path is simply not a file
+  return json_name || model.find('/') != std::string::npos || std::filesystem::is_regular_file(model, ec);
 }
 
 ir::Graph load_model(const ModelRequest& request) {

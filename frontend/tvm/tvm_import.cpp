@@ -134,6 +134,11 @@ ir::Graph import_tvm_json(std::string_view text, const std::string& name,
     // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: ".
     if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
     throw Error(place_of_byte(name, text, e.byte > 0 ? e.byte - 1 : 0), "malformed JSON: " + what);
+  } catch (const json::exception& e) {
+    // Not a syntax error but a value JSON allows and a double cannot hold ("1e400").
+    std::string what = e.what();
+    if (auto bracket = what.find("] "); bracket != std::string::npos) what = what.substr(bracket + 2);
+    throw Error(SourcePlace{name, 0, 0, ""}, "malformed JSON: " + what);
   }
   const Reader r(name);
   const json& nodes = r.array(r.member(doc, "nodes", ""), "nodes");

@@ -2,6 +2,7 @@
 // `lightcode merge` (shards into one results file).
 #include <unistd.h>
 
+#include <cstdio>
 #include <iostream>
 #include <memory>
 
@@ -26,6 +27,12 @@ struct SweepCli {
   bool quiet = false;
 };
 
+std::string one_decimal(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", v);
+  return text;
+}
+
 int sweep(const SweepCli& c) {
   sweep::Scenario scenario = sweep::load_scenario(c.scenario);
   if (c.fidelity) {
@@ -45,8 +52,8 @@ int sweep(const SweepCli& c) {
   const sweep::SweepOutcome r = sweep::run_sweep(scenario, o);
   if (r.summaries.size() <= 40) std::cout << results::format_seed_table(r.summaries);
   std::cout << "sweep: " << r.points << " points (" << (o.shard_count > 1 ? "shard " + c.shard + " of " + std::to_string(scenario.points.size()) + ", " : "")
-            << r.ran << " run, " << r.resumed << " resumed, " << r.failed << " failed) in " << r.seconds << " s"
-            << (r.ran > 0 ? ", " + std::to_string(static_cast<double>(r.ran) / r.seconds) + " points/s" : "") << "\n";
+            << r.ran << " run, " << r.resumed << " resumed, " << r.failed << " failed) in " << one_decimal(r.seconds)
+            << " s" << (r.ran > 0 ? ", " + one_decimal(static_cast<double>(r.ran) / r.seconds) + " points/s" : "") << "\n";
   std::cout << "results: " << o.output << "\n";
   return r.failed ? 2 : 0;
 }

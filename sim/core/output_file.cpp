@@ -27,10 +27,12 @@ namespace fs = std::filesystem;
 constexpr std::string_view kTemporaryTag = ".lightcode-";
 constexpr std::string_view kTemporarySuffix = ".tmp";
 
-// The signal handler reads these: fixed storage, atomics, no allocation.
+// The signal handler reads these: fixed storage, atomics, no allocation. A slot is claimed
+// (free -> writing), filled, then published (ready); the handler touches ready slots only.
 constexpr size_t kTemporarySlots = 64;
+enum SlotState : int { kFree, kWriting, kReady };
 struct TemporarySlot {
-  std::atomic<bool> used{false};
+  std::atomic<int> state{kFree};
   char path[PATH_MAX] = {};
 };
 std::array<TemporarySlot, kTemporarySlots> g_temporaries;
@@ -43,26 +45,27 @@ std::atomic<unsigned> g_temporary_counter{0};
 int register_temporary(const std::string& path) {
   if (path.size() >= PATH_MAX) return -1;
   for (size_t i = 0; i < kTemporarySlots; ++i) {
-    bool expected = false;
-    if (g_temporaries[i].used.load() || !g_temporaries[i].used.compare_exchange_strong(expected, true)) continue;
+    int expected = kFree;
+    if (!g_temporaries[i].state.compare_exchange_strong(expected, kWriting)) continue;
     std::memcpy(g_temporaries[i].path, path.c_str(), path.size() + 1);
+    g_temporaries[i].state.store(kReady);
     return static_cast<int>(i);
   }
   return -1;  // more than 64 at once: still removed on errors, only not on signals
 }
 
 void release_temporary(int slot) {
-  if (slot >= 0) g_temporaries[static_cast<size_t>(slot)].used.store(false);
+  if (slot >= 0) g_temporaries[static_cast<size_t>(slot)].state.store(kFree);
 }
 
 void on_signal(int sig) {
   const int saved = errno;
   // Files first, then directories (which are empty only once their files are gone).
   for (auto& slot : g_temporaries) {
-    if (slot.used.load()) ::unlink(slot.path);
+    if (slot.state.load() == kReady) ::unlink(slot.path);
   }
   for (auto& slot : g_temporaries) {
-    if (slot.used.load()) ::rmdir(slot.path);
+    if (slot.state.load() == kReady) ::rmdir(slot.path);
   }
   for (auto& child : g_children) {
     const pid_t pid = child.load();
@@ -266,7 +269,7 @@ void unregister_child_process(pid_t pid) {
 }
 
 void forget_inherited_cleanup() {
-  for (auto& slot : g_temporaries) slot.used.store(false);
+  for (auto& slot : g_temporaries) slot.state.store(kFree);
   for (auto& child : g_children) child.store(0);
 }
 

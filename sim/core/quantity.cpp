@@ -13,6 +13,13 @@ void Time::reject_seconds(double seconds) {
   throw Error(std::string("a duration of ") + text + " exceeds " + std::string(kTimeLimitText));
 }
 
+void Energy::reject_energy_value(double picojoules) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%g pJ", picojoules);
+  throw Error(std::string("an energy of ") + text +
+              " is not representable as a finite double (check energy and power parameters)");
+}
+
 void reject_energy(double picojoules, std::string_view what) {
   char text[64];
   std::snprintf(text, sizeof text, "%g pJ", picojoules);

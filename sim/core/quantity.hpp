@@ -3,7 +3,8 @@
 // Time: integer picoseconds (the SystemC resolution). Models compute in double seconds and
 // round exactly once, in Time::from_seconds, which rejects what int64 picoseconds cannot hold
 // (NaN, negative, or beyond 106 days) with a lightcode::Error; sums are checked the same way.
-// Energy: double picojoules, as the original reports; check_energy rejects inf and NaN.
+// Energy: double picojoules, as the original reports; an Energy is made finite or not at all,
+// and check_energy rejects sums that overflowed to inf.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -57,8 +58,10 @@ class Time {
 class Energy {
  public:
   constexpr Energy() = default;
-  static constexpr Energy pj(double picojoules) { return Energy(picojoules); }
-  static constexpr Energy from_joules(double joules) { return Energy(joules * kPicojoulesPerJoule); }
+  // Both throw lightcode::Error for an infinite or NaN energy (a model fed extreme parameters):
+  // a cost model's result is finite or an error, never inf. Sums are checked by check_energy.
+  static Energy pj(double picojoules) { return Energy(finite_or_throw(picojoules)); }
+  static Energy from_joules(double joules) { return Energy(finite_or_throw(joules * kPicojoulesPerJoule)); }
   static constexpr Energy zero() { return Energy(0.0); }
 
   constexpr double picojoules() const { return pj_; }
@@ -73,16 +76,22 @@ class Energy {
 
  private:
   constexpr explicit Energy(double p) : pj_(p) {}
+  static double finite_or_throw(double picojoules) {
+    if (!std::isfinite(picojoules)) reject_energy_value(picojoules);
+    return picojoules;
+  }
+  [[noreturn]] static void reject_energy_value(double picojoules);
   double pj_ = 0.0;
 };
 
 [[noreturn]] void reject_energy(double picojoules, std::string_view what);
-// Throws lightcode::Error "<what>: energy ... is not representable" unless finite; `what` as
-// in checked.hpp (a literal, or a callable run only on failure).
+// Returns `picojoules` when finite, else throws lightcode::Error "<what>: energy ... is not
+// representable"; `what` as in checked.hpp (a literal, or a callable run only on failure).
+// For sums and products of energies, which may overflow where each term did not.
 template <class What>
-Energy check_energy(Energy e, const What& what) {
-  if (!std::isfinite(e.picojoules())) reject_energy(e.picojoules(), describe(what));
-  return e;
+double check_energy(double picojoules, const What& what) {
+  if (!std::isfinite(picojoules)) reject_energy(picojoules, describe(what));
+  return picojoules;
 }
 
 }  // namespace lightcode

@@ -109,9 +109,8 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     for (size_t t = 0; t < system_.unit_count(); ++t) {
       const hw::HardwareModel& m = system_.model(static_cast<hw::UnitType>(t));
       result_.static_energy_pj[t] =
-          check_energy(Energy::from_joules(m.static_power_watts() * seconds * m.unit_count()),
-                       [&] { return "static energy of '" + system_.unit(static_cast<hw::UnitType>(t)).name + "'"; })
-              .picojoules();
+          check_energy(m.static_power_watts() * seconds * m.unit_count() * kPicojoulesPerJoule,
+                       [&] { return "static energy of '" + system_.unit(static_cast<hw::UnitType>(t)).name + "'"; });
       for (const auto& core : phus_[t]) result_.conversion_ps[t] += core->conversion_ps();
     }
     for (const auto& ch : channels_) {
@@ -392,8 +391,7 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
       auto& core = dynamic_cast<hw::PhuCore&>(unit);
       core.next_is_conversion_bound(task.cost.bound == hw::Bound::conversion);
       result_.conversion_energy_pj[static_cast<size_t>(id)] =
-          check_energy(Energy::pj(conversion_energy(task, type)), [&] { return "conversion energy of task '" + task.name + "'"; })
-              .picojoules();
+          check_energy(conversion_energy(task, type), [&] { return "conversion energy of task '" + task.name + "'"; });
     }
     unit.start(id, task.cost.time.count_ps());
   }
@@ -404,7 +402,7 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     double in = 0, out = 0;
     for (const auto& t : task.input_types) in += static_cast<double>(t.shape.elements());
     for (const auto& t : task.outputs) out += static_cast<double>(t.shape.elements());
-    return Energy::from_joules(in * spec.dac.energy_per_sample_j + out * spec.adc.energy_per_sample_j).picojoules();
+    return (in * spec.dac.energy_per_sample_j + out * spec.adc.energy_per_sample_j) * kPicojoulesPerJoule;
   }
 
   const hw::PhuSpec& phu_spec(size_t type) const {

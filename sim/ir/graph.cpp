@@ -20,22 +20,6 @@ std::string describe(const Graph& g, NodeId id) {
 
 }  // namespace
 
-int64_t TensorType::bytes() const {
-  return checked_mul(shape.elements(), dtype_bytes(dtype), [this] { return "the bytes of tensor " + shape.str(); });
-}
-
-int64_t total_bytes(const std::vector<TensorType>& ts) {
-  int64_t b = 0;
-  for (const auto& t : ts) b = checked_add(b, t.bytes(), "a sum of tensor bytes");
-  return b;
-}
-
-int64_t total_elements(const std::vector<TensorType>& ts) {
-  int64_t n = 0;
-  for (const auto& t : ts) n = checked_add(n, t.shape.elements(), "a sum of tensor elements");
-  return n;
-}
-
 std::string_view Node::attr(std::string_view key) const {
   for (const Attr& a : attrs) {
     if (a.key == key) return a.value;
@@ -76,6 +60,11 @@ void Graph::validate() const {
                       std::to_string(node.inputs.size()));
     }
     if (node.outputs.empty()) fail(*this, describe(*this, id) + ": has no output type");
+    // Cost models and the photonic expansion read both operands of a product.
+    if (is_matrix_product(node.kind) && node.inputs.size() < 2) {
+      fail(*this, describe(*this, id) + ": a matrix product reads two operands, found " +
+                      std::to_string(node.inputs.size()));
+    }
     if (node.input_types.size() != node.inputs.size()) {
       fail(*this, describe(*this, id) + ": " + std::to_string(node.inputs.size()) +
                       " inputs but " + std::to_string(node.input_types.size()) + " input types");

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/core/checked.hpp"
 #include "sim/ir/dtype.hpp"
 #include "sim/ir/op_kind.hpp"
 #include "sim/ir/shape.hpp"
@@ -20,14 +21,25 @@ using NodeId = int32_t;
 struct TensorType {
   Shape shape;
   DType dtype = DType::float32;
-  int64_t bytes() const;  // checked: throws lightcode::Error when int64 cannot hold it
+  // Checked: throws lightcode::Error when int64 cannot hold it.
+  int64_t bytes() const {
+    return checked_mul(shape.elements(), dtype_bytes(dtype), [this] { return "the bytes of tensor " + shape.str(); });
+  }
   bool operator==(const TensorType& o) const { return shape == o.shape && dtype == o.dtype; }
   bool operator!=(const TensorType& o) const { return !(*this == o); }
 };
 
 // Checked sums over tensors (throw lightcode::Error when int64 cannot hold them).
-int64_t total_bytes(const std::vector<TensorType>& ts);
-int64_t total_elements(const std::vector<TensorType>& ts);
+inline int64_t total_bytes(const std::vector<TensorType>& ts) {
+  int64_t b = 0;
+  for (const auto& t : ts) b = checked_add(b, t.bytes(), "a sum of tensor bytes");
+  return b;
+}
+inline int64_t total_elements(const std::vector<TensorType>& ts) {
+  int64_t n = 0;
+  for (const auto& t : ts) n = checked_add(n, t.shape.elements(), "a sum of tensor elements");
+  return n;
+}
 
 struct Input {
   NodeId node = 0;
@@ -85,7 +97,8 @@ class Graph {
   const std::string& source() const { return source_; }  // file or "builtin:gpt2@prefill/5"
   void set_source(std::string s) { source_ = std::move(s); }
 
-  // Throws lightcode::Error naming the node: dangling or out-of-range inputs, output index
+  // Throws lightcode::Error naming the node: a matrix product without two operands, dangling
+  // or out-of-range inputs, output index
   // past the producer's outputs, input types disagreeing with producers, cycles, heads, and
   // tensors whose bytes, or ops whose MACs or FLOPs, int64 cannot hold (so that every later
   // count of one tensor or op is representable; sums are checked where they are made).

@@ -18,13 +18,7 @@ void Shape::push_back(int64_t d) {
   dims_[static_cast<size_t>(rank_++)] = d;
 }
 
-int64_t Shape::elements() const {
-  int64_t n = 1;
-  for (int64_t d : *this) {
-    if (__builtin_mul_overflow(n, d, &n)) throw_overflow("the element count of tensor " + str());
-  }
-  return n;
-}
+void Shape::overflow() const { throw_overflow("the element count of tensor " + str()); }
 
 bool Shape::operator==(const Shape& o) const {
   return rank_ == o.rank_ && std::equal(begin(), end(), o.begin());

@@ -28,8 +28,15 @@ class Shape {
   // Throws std::length_error past kMaxRank; importers turn that into a placed error.
   void push_back(int64_t d);
   // Product of dims; 1 for a scalar. A product int64 cannot hold throws lightcode::Error
-  // (Graph::validate checks every tensor once, naming its node).
-  int64_t elements() const;
+  // (Graph::validate checks every tensor once, naming its node). Inline: cost models call it
+  // millions of times.
+  int64_t elements() const {
+    int64_t n = 1;
+    for (int i = 0; i < rank_; ++i) {
+      if (__builtin_mul_overflow(n, dims_[static_cast<size_t>(i)], &n)) overflow();
+    }
+    return n;
+  }
 
   const int64_t* begin() const { return dims_.data(); }
   const int64_t* end() const { return dims_.data() + rank_; }
@@ -42,6 +49,7 @@ class Shape {
   std::string str() const;  // "[1, 5, 768]"
 
  private:
+  [[noreturn]] void overflow() const;  // the error naming this shape
   std::array<int64_t, kMaxRank> dims_{};
   int rank_ = 0;
 };

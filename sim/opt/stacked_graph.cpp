@@ -26,9 +26,7 @@ StackedGraph::StackedGraph(const ir::Graph& graph, const hw::System& system)
       for (int a = 0; a < algos.count; ++a) {
         const hw::AlgorithmId algo = algos.ids[static_cast<size_t>(a)];
         try {
-          hw::Cost cost = model.estimate(node, algo);
-          check_energy(cost.energy, "its energy");
-          candidates_.push_back(Candidate{unit, algo, cost});
+          candidates_.push_back(Candidate{unit, algo, model.estimate(node, algo)});
         } catch (const Error& e) {
           throw Error(SourcePlace{graph.source(), 0, 0, ""}, describe_node(graph, static_cast<ir::NodeId>(i)) + " on '" +
                                                                  system.unit(unit).name + "': " + e.what());
@@ -48,17 +46,12 @@ StackedGraph::StackedGraph(const ir::Graph& graph, const hw::System& system)
   }
 }
 
-hw::Cost StackedGraph::edge_cost(ir::NodeId consumer, int position, hw::UnitType from, hw::UnitType to) const {
-  try {
-    const hw::Cost cost = system_->transfers().estimate(edge_tensor(consumer, position), from, to);
-    check_energy(cost.energy, "its energy");
-    return cost;
-  } catch (const Error& e) {
-    throw Error(SourcePlace{graph_->source(), 0, 0, ""}, "input " + std::to_string(position) + " of " +
-                                                             describe_node(*graph_, consumer) + ", moved from '" +
-                                                             system_->unit(from).name + "' to '" +
-                                                             system_->unit(to).name + "': " + e.what());
-  }
+void StackedGraph::edge_error(const Error& e, ir::NodeId consumer, int position, hw::UnitType from,
+                              hw::UnitType to) const {
+  throw Error(SourcePlace{graph_->source(), 0, 0, ""}, "input " + std::to_string(position) + " of " +
+                                                           describe_node(*graph_, consumer) + ", moved from '" +
+                                                           system_->unit(from).name + "' to '" +
+                                                           system_->unit(to).name + "': " + e.what());
 }
 
 const ir::TensorType& StackedGraph::edge_tensor(ir::NodeId consumer, int position) const {

@@ -8,6 +8,7 @@
 
 #include "hw_models/cost.hpp"
 #include "hw_models/system.hpp"
+#include "sim/core/error.hpp"
 #include "sim/ir/graph.hpp"
 
 namespace lightcode::opt {
@@ -40,12 +41,20 @@ class StackedGraph {
   // `lightcode` profile the producer's output 0 (the original's rule).
   const ir::TensorType& edge_tensor(ir::NodeId consumer, int position) const;
   // Throws lightcode::Error naming the consumer when the cost cannot be represented.
-  hw::Cost edge_cost(ir::NodeId consumer, int position, hw::UnitType from, hw::UnitType to) const;
+  hw::Cost edge_cost(ir::NodeId consumer, int position, hw::UnitType from, hw::UnitType to) const {
+    try {
+      return system_->transfers().estimate(edge_tensor(consumer, position), from, to);
+    } catch (const Error& e) {
+      edge_error(e, consumer, position, from, to);
+    }
+  }
 
   // Nodes some photonic unit could run (the seed table's "possible photonic").
   bool photonic_possible(ir::NodeId id) const;
 
  private:
+  [[noreturn]] void edge_error(const Error& e, ir::NodeId consumer, int position, hw::UnitType from,
+                               hw::UnitType to) const;
   const ir::Graph* graph_;
   const hw::System* system_;
   std::vector<uint32_t> offsets_;

@@ -1,16 +1,10 @@
 #include "sim/results/hdf5_file.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
-#include <algorithm>
-#include <cstring>
 #include <ctime>
-#include <filesystem>
 #include <set>
 #include <variant>
 #include <vector>

@@ -78,7 +78,8 @@ results::PointResult collect_point_worker(const PointSpec& point, int status, co
                                           const std::string& scenario_text, bool read_ok) {
   const bool exited = WIFEXITED(status);
   const int code = exited ? WEXITSTATUS(status) : -1;
-  if (exited && code == 0 && !read_ok && std::filesystem::exists(path)) {
+  std::error_code ec;
+  if (exited && code == 0 && !read_ok && std::filesystem::exists(path, ec)) {
     results::PointResult r;
     r.summary.id = point.id;
     return r;

@@ -112,10 +112,10 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     out.memory_profile = event->memory;
   }
   for (const auto& [key, e] : rows) {
-    check_energy(Energy::pj(e), [&key = key] { return key.first + " " + key.second; });
+    check_energy(e, [&key = key] { return key.first + " " + key.second; });
     out.energy.push_back(results::EnergyRow{key.first, key.second, e});
   }
-  check_energy(Energy::pj(sum.energy_pj), "the point's total");
+  check_energy(sum.energy_pj, "the point's total");
 }
 
 namespace {
@@ -214,7 +214,7 @@ PointRun run_generation(const PointSpec& point, const PointOptions& options) {
   sum.makespan_ps = add_ps(sum.makespan_ps, decode_ps, "the generation's time");
   sum.makespan_s = Time::ps(sum.makespan_ps).seconds();
   sum.analytical_makespan_ps = sum.makespan_ps;
-  sum.energy_pj = check_energy(Energy::pj(energy), "the generation's total").picojoules();
+  sum.energy_pj = check_energy(energy, "the generation's total");
   sum.energy_per_token_pj = energy / static_cast<double>(point.new_tokens);
   return run;
 }

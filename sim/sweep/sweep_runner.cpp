@@ -1,11 +1,10 @@
 #include "sim/sweep/sweep_runner.hpp"
 
 #include <sys/wait.h>
-
-#include <csignal>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -102,7 +101,7 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
   std::map<std::string, results::PointResult> done;  // id -> result
   std::error_code ec;
   if (o.resume) {
-    if (fs::exists(o.output)) {
+    if (fs::exists(o.output, ec)) {
       results::ResultsFile previous = results::read_results(o.output);
       if (previous.scenario_text != scenario.text) {
         throw Error(SourcePlace{o.output, 0, 0, ""}, "--resume: this results file was written for a different scenario");
@@ -111,8 +110,8 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
         if (p.summary.status == "ok") done[p.summary.id] = std::move(p);
       }
     }
-    if (fs::is_directory(parts)) {
-      for (const auto& entry : fs::directory_iterator(parts)) {
+    if (fs::is_directory(parts, ec)) {
+      for (const auto& entry : fs::directory_iterator(parts, ec)) {
         if (entry.path().extension() != ".h5") continue;
         try {
           results::ResultsFile f = results::read_results(entry.path().string());

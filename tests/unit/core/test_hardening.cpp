@@ -93,8 +93,10 @@ TEST_CASE("times beyond 106 days at 1 ps, and sums past int64, are errors, not w
   CHECK(error_of([] { add_ps(INT64_MAX - 5, 6, "the makespan"); }) ==
         "the makespan exceeds the representable 106 days at 1 ps");
   CHECK(error_of([] { checked_mul(int64_t{1} << 62, 4, "the bytes"); }).find("the bytes exceeds the representable") == 0);
-  CHECK(error_of([] { check_energy(Energy::pj(1e308) + Energy::pj(1e308), "the total"); })
+  CHECK(error_of([] { check_energy((Energy::pj(1e308) + Energy::pj(1e308)).picojoules(), "the total"); })
             .find("the total: energy inf pJ is not representable") == 0);
+  CHECK(error_of([] { Energy::from_joules(1e300 * 1e300); }) ==
+        "an energy of inf pJ is not representable as a finite double (check energy and power parameters)");
 }
 
 TEST_CASE("outputs: never a FIFO, a device, a directory or an input of the run") {

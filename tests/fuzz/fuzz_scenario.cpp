@@ -1,0 +1,68 @@
+// Fuzz target: a scenario (scenarios/*.yaml) through sweep::parse_scenario, resolved against
+// the source tree's scenarios/ folder (so ../configs/systems/cpu.yaml and the built-in models
+// resolve), then every point's fields are checked and validate_point_inputs loads each system
+// and model the points name.
+#include <cstdint>
+#include <string>
+
+#include "sim/core/limits.hpp"
+#include "sim/core/profile.hpp"
+#include "sim/sweep/scenario.hpp"
+#include "sim/sweep/validate.hpp"
+#include "tests/fuzz/fuzz_common.hpp"
+
+using namespace lightcode;
+
+namespace {
+
+// validate_point_inputs loads one system per distinct override set: a sweep over 100,000
+// core counts is legitimate but is 100,000 system loads. Bound the work per input.
+constexpr size_t kMaxValidatedPoints = 256;
+
+bool one_of(const std::string& s, std::initializer_list<const char*> allowed) {
+  for (const char* a : allowed) {
+    if (s == a) return true;
+  }
+  return false;
+}
+
+void check_point(const sweep::PointSpec& p) {
+  const std::string at = "point " + p.id + ": ";
+  fuzz::require(!p.id.empty(), "a point without an id");
+  fuzz::require(!p.model.empty(), at + "empty model");
+  fuzz::require(!p.system.empty(), at + "empty system");
+  fuzz::require(p.sequence_length >= 1 && p.sequence_length <= limits::kSequenceLength.value,
+                at + "sequence_length " + std::to_string(p.sequence_length) + " out of range");
+  fuzz::require(p.new_tokens >= 0 && p.new_tokens <= limits::kNewTokens.value,
+                at + "new_tokens " + std::to_string(p.new_tokens) + " out of range");
+  if (p.stage == "generate") fuzz::require(p.new_tokens >= 1, at + "generate without new_tokens");
+  if (p.traced_length) {
+    fuzz::require(*p.traced_length >= 1 && *p.traced_length <= limits::kSequenceLength.value,
+                  at + "traced_length " + std::to_string(*p.traced_length) + " out of range");
+  }
+  fuzz::require(one_of(p.stage, {"prefill", "decode", "generate"}), at + "stage '" + p.stage + "'");
+  fuzz::require(one_of(p.objective, {"time", "energy", "edp"}),
+                at + "objective '" + p.objective + "'");
+  fuzz::require(one_of(p.fidelity, {"event", "analytical"}), at + "fidelity '" + p.fidelity + "'");
+  fuzz::require(parse_profile(p.profile).has_value(), at + "profile '" + p.profile + "'");
+}
+
+}  // namespace
+
+// lc_sweep links SystemC (the event engine), whose libsystemc.so refers to sc_main; libFuzzer
+// supplies main, so this is never called.
+extern "C" int sc_main(int, char**) {
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const std::string dir = fuzz::source_dir() + "/scenarios";
+  return fuzz::run(data, size, [](std::string_view text) {
+    const sweep::Scenario s = sweep::parse_scenario(text, "<fuzz>/scenario.yaml", dir);
+    fuzz::require(!s.points.empty(), "a scenario with no points");
+    fuzz::require(s.points.size() <= static_cast<size_t>(limits::kPoints.value),
+                  "more points than the limit");
+    for (const sweep::PointSpec& p : s.points) check_point(p);
+    if (s.points.size() <= kMaxValidatedPoints) sweep::validate_point_inputs(s.points);
+  });
+}

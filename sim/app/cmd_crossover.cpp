@@ -14,6 +14,7 @@
 
 #include "sim/app/commands.hpp"
 #include "sim/core/error.hpp"
+#include "sim/opt/objective.hpp"
 #include "sim/core/output_file.hpp"
 #include "sim/sweep/crossover.hpp"
 
@@ -138,7 +139,7 @@ void register_crossover(CLI::App& app, CommandAction& action) {
   cmd->add_option("--yaml", o->yaml, "Write the YAML dispatch table here");
   cmd->add_option("--json", o->json, "Write the JSON dispatch table here");
   cmd->add_option("--objective", o->objectives, "Only these objectives (time, energy, edp); repeatable")
-      ->check(CLI::IsMember({"time", "energy", "edp"}));
+      ->check(CLI::IsMember(opt::objective_names()));
   cmd->add_option("--range", o->range, "Replace the scenario's lengths: LO:HI (inclusive)");
   cmd->add_option("--grid", o->grid, "Coarse grid points before bisection (default 20)")->check(CLI::Range(2, 1000));
   cmd->callback([o, &action] { action = [o] { return run(*o); }; });

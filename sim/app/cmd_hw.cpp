@@ -11,21 +11,12 @@
 #include "hw_models/registry.hpp"
 #include "hw_models/system.hpp"
 #include "sim/app/commands.hpp"
+#include "sim/app/listing.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 
 namespace lightcode::app {
 namespace {
-
-void print_registry(std::ostream& out) {
-  for (const auto& f : hw::default_registry().families()) {
-    out << f.name << "  " << f.description << "\n";
-    for (const auto& a : f.algorithms) {
-      out << "    " << std::left << std::setw(16) << a.name << a.description << "\n";
-    }
-  }
-  out << "profiles: default (physically sound), lightcode (the original's arithmetic)\n";
-}
 
 std::string q(double v, Dimension d) { return format_quantity(v, d); }
 
@@ -96,7 +87,7 @@ void register_hw(CLI::App& app, CommandAction& action) {
   CLI::App* list = hw->add_subcommand("list", "Every registered hardware family and its algorithms");
   list->callback([&action] {
     action = [] {
-      print_registry(std::cout);
+      print_registries(std::cout, "families");
       return 0;
     };
   });

@@ -9,6 +9,7 @@
 #include "frontend/load_model.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/core/error.hpp"
+#include "sim/opt/objective.hpp"
 #include "sim/core/output_file.hpp"
 #include "sim/results/console_table.hpp"
 #include "sim/results/hdf5_file.hpp"
@@ -153,7 +154,7 @@ void register_run(CLI::App& app, CommandAction& action) {
   cmd->add_option("--model", o->model, "Replace the scenario's model: a built-in name or a TVM graph JSON file");
   cmd->add_option("--traced-len", o->traced, "Sequence length the TVM graph was traced at (default: detected)");
   cmd->add_option("--objective", o->objective, "Replace the objective: time, energy or edp")
-      ->check(CLI::IsMember({"time", "energy", "edp"}));
+      ->check(CLI::IsMember(opt::objective_names()));
   cmd->add_option("--profile", o->profile, "Replace the profile: default or lightcode")
       ->check(CLI::IsMember({"default", "lightcode"}));
   cmd->add_option("--out", o->out, "Results file (HDF5); default from the scenario's `output:`");

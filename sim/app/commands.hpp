@@ -18,5 +18,6 @@ void register_sweep(CLI::App& app, CommandAction& action);
 void register_merge(CLI::App& app, CommandAction& action);
 void register_crossover(CLI::App& app, CommandAction& action);
 void register_limits(CLI::App& app, CommandAction& action);
+void register_list(CLI::App& app, CommandAction& action);
 
 }  // namespace lightcode::app

@@ -35,6 +35,11 @@ class Time {
   constexpr double seconds() const { return static_cast<double>(ps_) / kPicosPerSecond; }
 
   Time operator+(Time o) const { return Time(add_ps(ps_, o.ps_, "a sum of times")); }
+  // The same sum, naming what it is when it cannot be represented (see checked.hpp).
+  template <class What>
+  Time plus(Time o, const What& what) const {
+    return Time(add_ps(ps_, o.ps_, what));
+  }
   constexpr Time operator-(Time o) const { return Time(ps_ - o.ps_); }
   Time& operator+=(Time o) { ps_ = add_ps(ps_, o.ps_, "a sum of times"); return *this; }
   Time operator*(int64_t k) const {

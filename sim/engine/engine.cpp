@@ -3,6 +3,7 @@
 #include <systemc>
 
 #include <algorithm>
+#include <deque>
 #include <chrono>
 #include <cstdlib>
 #include <functional>
@@ -24,6 +25,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/output_file.hpp"
 #include "sim/engine/memory_tracker.hpp"
+#include "sim/sched/analytical.hpp"
 
 namespace lightcode::engine {
 namespace {
@@ -37,6 +39,7 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 }
 
 int64_t now_ps() { return static_cast<int64_t>(sc_core::sc_time_stamp().value()); }
+Time now() { return Time::ps(now_ps()); }
 
 ir::Node as_node(const opt::Task& t) {
   ir::Node n;
@@ -62,9 +65,10 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
  public:
   SC_HAS_PROCESS(Engine);
   Engine(const sc_core::sc_module_name& name, const opt::TaskGraph& graph, const hw::System& system,
-         const EngineOptions& options)
+         const EngineOptions& options, const sched::SchedulingPolicy& policy)
       : sc_core::sc_module(name), tasks_(graph.tasks), system_(system), options_(options),
-        memory_(system, options.spill_sram, graph.tasks.size()) {
+        memory_(system, options.spill_sram, graph.tasks.size()), policy_(policy),
+        dispatcher_(policy.dispatcher(graph, sched::unit_instances(system))) {
     const size_t n = tasks_.size();
     result_.schedule.slots.resize(n);
     result_.conversion_energy_pj.assign(n, 0.0);
@@ -86,8 +90,9 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     }
     elaborate_units();
     if (options_.contention && system_.topology()) elaborate_links();
+    planned_instance_.assign(n, 0);
     for (size_t i = 0; i < n; ++i) {
-      if (pending_[i] == 0) ready_[static_cast<size_t>(tasks_[i].unit)].push(static_cast<TaskId>(i));
+      if (pending_[i] == 0) dispatcher_->arrived(static_cast<TaskId>(i), Time::zero());
     }
     SC_METHOD(dispatch);
     sensitive << dispatch_ev_;
@@ -101,9 +106,11 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
   size_t finished() const { return finished_; }
 
   EventResult take_result() {
-    result_.schedule.makespan_ps = 0;
-    for (const auto& s : result_.schedule.slots) result_.schedule.makespan_ps = std::max(result_.schedule.makespan_ps, s.end_ps);
-    const double seconds = Time::ps(result_.schedule.makespan_ps).seconds();
+    sched::Schedule& schedule = result_.schedule;
+    schedule.makespan = Time::zero();
+    for (const auto& s : schedule.slots) schedule.makespan = std::max(schedule.makespan, s.end);
+    dispatcher_->complete(schedule);
+    const double seconds = schedule.makespan.seconds();
     result_.static_energy_pj.assign(system_.unit_count(), 0.0);
     result_.conversion_ps.assign(system_.unit_count(), 0);
     for (size_t t = 0; t < system_.unit_count(); ++t) {
@@ -118,7 +125,9 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
       r.name = system_.topology()->channel_name(static_cast<int>(&ch - &channels_[0]));
       r.kind = "link";
       r.busy_ps = ch->busy_ps();
-      r.utilisation = result_.schedule.makespan_ps ? static_cast<double>(r.busy_ps) / static_cast<double>(result_.schedule.makespan_ps) : 0.0;
+      r.utilisation = schedule.makespan > Time::zero()
+                          ? static_cast<double>(r.busy_ps) / static_cast<double>(schedule.makespan.count_ps())
+                          : 0.0;
       r.tasks = ch->transfers();
       r.bytes = ch->bytes();
       r.queue_delay_ps = ch->queue_delay_ps();
@@ -164,9 +173,15 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
 
   void finish_task(int32_t id, int32_t unit_type, int32_t instance) {
     const auto t = static_cast<size_t>(id);
-    result_.schedule.slots[t].end_ps = now_ps();
-    free_[static_cast<size_t>(unit_type)][static_cast<size_t>(instance)] = 1;
+    result_.schedule.slots[t].end = now();
+    busy_[static_cast<size_t>(unit_type)][static_cast<size_t>(instance)] = 0;
+    auto& waiting = deferred_[static_cast<size_t>(unit_type)][static_cast<size_t>(instance)];
+    if (!waiting.empty()) {
+      due_.push_back(waiting.front());
+      waiting.pop_front();
+    }
     ++finished_;
+    dispatcher_->finished(id, now());
     if (!memory_.produced(id, tasks_[t], use_begin_[t + 1] - use_begin_[t], residence_[static_cast<size_t>(tasks_[t].unit)], now_ps())) {
       failure_ = memory_.error();
       sc_core::sc_stop();
@@ -199,8 +214,8 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     size_t hop = 0;
   };
   struct Event {
-    enum Kind { arrival, hop } kind;
-    int32_t index;  // task (arrival) or transfer (hop)
+    enum Kind { arrival, hop, start } kind;
+    int32_t index;  // task (arrival, start) or transfer (hop)
   };
   struct Timed {
     int64_t at;
@@ -222,8 +237,8 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     units_.resize(types);
     gpus_.resize(types);
     phus_.resize(types);
-    free_.resize(types);
-    ready_.resize(types);
+    busy_.resize(types);
+    deferred_.resize(types);
     residence_.resize(types);
     for (size_t t = 0; t < types; ++t) {
       const hw::UnitInfo& u = system_.unit(static_cast<hw::UnitType>(t));
@@ -232,7 +247,8 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
       const auto type = static_cast<int32_t>(t);
       if (u.family == "gpu") {
         gpus_[t] = std::make_unique<hw::Gpu>(u.name.c_str(), hw::parse_gpu_spec(u.spec), *this, type);
-        free_[t].assign(1, 1);
+        busy_[t].assign(1, 0);
+        deferred_[t].resize(1);
         continue;
       }
       for (int k = 0; k < count; ++k) {
@@ -250,7 +266,8 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
           unit = std::make_unique<hw::CpuCore>(name.c_str(), *this, type, k);
         }
         units_[t].push_back(std::move(unit));
-        free_[t].push_back(1);
+        busy_[t].push_back(0);
+        deferred_[t].emplace_back();
       }
     }
     if (!options_.vcd_path.empty()) {
@@ -302,7 +319,7 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
 
   void arrive(TaskId consumer) {
     if (--pending_[static_cast<size_t>(consumer)] == 0) {
-      ready_[static_cast<size_t>(tasks_[static_cast<size_t>(consumer)].unit)].push(consumer);
+      dispatcher_->arrived(consumer, now());
       dispatch_ev_.notify(sc_core::SC_ZERO_TIME);
     }
   }
@@ -344,6 +361,11 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
         arrive(e.index);
         continue;
       }
+      if (e.kind == Event::start) {  // started by dispatch, after this instant's finishes
+        due_.push_back(e.index);
+        dispatch_ev_.notify(sc_core::SC_ZERO_TIME);
+        continue;
+      }
       Transfer& tr = transfers_[static_cast<size_t>(e.index)];
       if (++tr.hop < tr.route->size()) {
         channels_[static_cast<size_t>((*tr.route)[tr.hop])]->enqueue(e.index, tr.bytes);
@@ -355,32 +377,48 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     if (!timeline_.empty()) hw::notify_after(arrival_ev_, timeline_.top().at - now);
   }
 
-  // The analytical default scheduler's rule, unit type by unit type.
+  // Every decision comes from the scheduling policy's dispatcher, as in the analytical driver:
+  // this runs a delta cycle after an instant's finishes and arrivals have been reported.
   void dispatch() {
     guarded([&] { dispatch_now(); });
   }
 
   void dispatch_now() {
-    for (size_t t = 0; t < ready_.size(); ++t) {
-      auto& ready = ready_[t];
-      auto& free = free_[t];
-      size_t next = 0;  // lowest instance that may be free
-      while (!ready.empty()) {
-        while (next < free.size() && !free[next]) ++next;
-        if (next == free.size()) break;
-        const TaskId id = ready.top();
-        ready.pop();
-        free[next] = 0;
-        start(id, t, static_cast<int32_t>(next));
+    std::vector<TaskId> due;
+    due.swap(due_);
+    for (TaskId id : due) start_or_defer(id, planned_instance_[static_cast<size_t>(id)]);
+    while (const auto d = dispatcher_->next(now())) {
+      if (d->start <= now()) {
+        start_or_defer(d->task, d->instance);
+      } else {
+        planned_instance_[static_cast<size_t>(d->task)] = d->instance;
+        schedule_event(d->start.count_ps(), Event{Event::start, d->task});
       }
     }
   }
 
+  // A decision for an instance that is still finishing a zero-length task at this instant
+  // waits for it (a delta cycle: no simulated time passes).
+  void start_or_defer(TaskId id, int32_t instance) {
+    const auto type = static_cast<size_t>(tasks_[static_cast<size_t>(id)].unit);
+    if (instance < 0 || static_cast<size_t>(instance) >= busy_[type].size()) {
+      throw Error("scheduler '" + std::string(policy_.name()) + "' chose instance " + std::to_string(instance) +
+                  " of unit '" + system_.unit(static_cast<hw::UnitType>(type)).name + "', which has " +
+                  std::to_string(busy_[type].size()));
+    }
+    if (busy_[type][static_cast<size_t>(instance)]) {
+      deferred_[type][static_cast<size_t>(instance)].push_back(id);
+      return;
+    }
+    start(id, type, instance);
+  }
+
   void start(TaskId id, size_t type, int32_t instance) {
     const opt::Task& task = tasks_[static_cast<size_t>(id)];
+    busy_[type][static_cast<size_t>(instance)] = 1;
     sched::Slot& slot = result_.schedule.slots[static_cast<size_t>(id)];
     slot.instance = instance;
-    slot.start_ps = now_ps();
+    slot.start = now();
     if (gpus_[type]) {
       const auto& gpu = dynamic_cast<const hw::GpuModel&>(system_.model(task.unit));
       gpus_[type]->start(id, gpu.plan(as_node(task), task.algorithm));
@@ -423,8 +461,12 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
   std::vector<std::unique_ptr<hw::Gpu>> gpus_;
   std::vector<std::vector<hw::PhuCore*>> phus_;
   std::vector<std::unique_ptr<hw::LinkChannel>> channels_;
-  std::vector<std::vector<uint8_t>> free_;  // per unit type: instance is free
-  std::vector<std::priority_queue<TaskId, std::vector<TaskId>, std::greater<>>> ready_;
+  const sched::SchedulingPolicy& policy_;
+  std::unique_ptr<sched::Dispatcher> dispatcher_;
+  std::vector<int32_t> planned_instance_;          // decided instance of a task starting later
+  std::vector<TaskId> due_;                        // planned tasks whose start time has come
+  std::vector<std::vector<uint8_t>> busy_;         // per unit type: instance runs a task
+  std::vector<std::vector<std::deque<TaskId>>> deferred_;  // per instance: decided, waiting for it
   std::vector<Residence> residence_;
   std::vector<Transfer> transfers_;
   std::vector<TransferRecord> records_;
@@ -442,7 +484,8 @@ bool g_elaborated = false;
 
 }  // namespace
 
-EventResult simulate(const opt::TaskGraph& tasks, const hw::System& system, const EngineOptions& options) {
+EventResult simulate(const opt::TaskGraph& tasks, const hw::System& system, const EngineOptions& options,
+                     const sched::SchedulingPolicy& policy) {
   if (g_elaborated) {
     throw Error("the SystemC engine runs once per process (SystemC elaborates once); run each point in its own process");
   }
@@ -461,7 +504,7 @@ EventResult simulate(const opt::TaskGraph& tasks, const hw::System& system, cons
   EventResult r;
   {
     const auto t0 = std::chrono::steady_clock::now();
-    Engine engine("engine", tasks, system, engine_options);
+    Engine engine("engine", tasks, system, engine_options, policy);
     const auto t1 = std::chrono::steady_clock::now();
     sc_core::sc_start();
     const auto t2 = std::chrono::steady_clock::now();

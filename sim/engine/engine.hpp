@@ -1,11 +1,10 @@
 #pragma once
 // Final timing on the SystemC event kernel. Modules are elaborated from the system: CPU cores,
 // the GPU's GPC > TPC > SM hierarchy with its block scheduler, PHU cores with DAC and ADC,
-// SRAM, HBM, the start pseudo-unit, and one channel per link direction. Tasks run
-// dependency-driven: a task becomes ready when all its inputs have arrived at its unit;
-// whenever an instance is free, the ready task of its type with the smallest id starts on the
-// free instance with the smallest index — the analytical default scheduler's rule, so with
-// contention off the two timelines are equal to the picosecond. With contention on,
+// SRAM, HBM, the start pseudo-unit, and one channel per link direction. The scheduling policy
+// decides every start, fed with the same facts as by the analytical scheduler (a task's inputs
+// have arrived, a task has finished), so with contention off the two timelines are equal to
+// the picosecond. With contention on,
 // transfers cross the route's link channels one at a time and queue behind each other.
 // Service times come from the same cost models the selector used (estimate(), GPU plans).
 // SRAM and HBM occupancy is tracked over time; an SRAM overflow is an error, or spills the
@@ -19,6 +18,7 @@
 #include "hw_models/system.hpp"
 #include "sim/opt/task_graph.hpp"
 #include "sim/results/report.hpp"
+#include "sim/sched/policy.hpp"
 #include "sim/sched/schedule.hpp"
 
 namespace lightcode::engine {
@@ -54,6 +54,8 @@ struct EventResult {
   int64_t hbm_peak_bytes = 0;
 };
 
-EventResult simulate(const opt::TaskGraph& tasks, const hw::System& system, const EngineOptions& options);
+// `policy` decides every start, exactly as it does for sched::schedule().
+EventResult simulate(const opt::TaskGraph& tasks, const hw::System& system, const EngineOptions& options,
+                     const sched::SchedulingPolicy& policy);
 
 }  // namespace lightcode::engine

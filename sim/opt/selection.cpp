@@ -49,15 +49,6 @@ void offer(std::vector<Partial>& alternatives, const Partial& p, Objective o) {
 
 }  // namespace
 
-std::string_view objective_name(Objective o) {
-  switch (o) {
-    case Objective::time: return "time";
-    case Objective::energy: return "energy";
-    case Objective::edp: return "edp";
-  }
-  return "?";
-}
-
 double objective_value(Objective o, int64_t time_ps, double energy_pj) {
   switch (o) {
     case Objective::time: return static_cast<double>(time_ps);

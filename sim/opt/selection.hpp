@@ -14,11 +14,9 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/opt/objective.hpp"
+
 namespace lightcode::opt {
-
-enum class Objective { time, energy, edp };
-
-std::string_view objective_name(Objective o);
 
 struct PairCost {
   int64_t time_ps = 0;

@@ -25,6 +25,7 @@ template <class Row>
 struct Field {
   const char* name;
   Member<Row> member;
+  int64_t since = 1;  // the format version that added it: older files lack it (left default)
 };
 
 template <class Row>
@@ -42,6 +43,7 @@ const Fields<PointSummary>& summary_fields() {
       {"system", &S::system},
       {"objective", &S::objective},
       {"profile", &S::profile},
+      {"scheduler", &S::scheduler, 2},
       {"fidelity", &S::fidelity},
       {"makespan_ps", &S::makespan_ps},
       {"analytical_makespan_ps", &S::analytical_makespan_ps},
@@ -152,8 +154,13 @@ void write_rows(hid_t parent, const char* name, const Fields<Row>& fields,
   h5::write_table(parent, name, layout, buffer, rows.size(), true);
 }
 
+// Reads the fields a file of `version` has (those added later stay default in the rows).
 template <class Row>
-std::vector<Row> read_rows(hid_t parent, const char* name, const Fields<Row>& fields) {
+std::vector<Row> read_rows(hid_t parent, const char* name, const Fields<Row>& all, int64_t version = kResultsFormatVersion) {
+  Fields<Row> fields;
+  for (const Field<Row>& f : all) {
+    if (f.since <= version) fields.push_back(f);
+  }
   const std::unique_ptr<h5::TableData> data = h5::read_table(parent, name, specs(fields));
   std::vector<Row> rows(data->rows());
   for (size_t r = 0; r < rows.size(); ++r) {
@@ -325,12 +332,12 @@ std::string file_image(const ResultsFile& file, const std::string& created) {
   return image;
 }
 
-PointResult read_point(hid_t points, const std::string& id) {
+PointResult read_point(hid_t points, const std::string& id, int64_t version) {
   const htri_t exists = H5Lexists(points, id.c_str(), H5P_DEFAULT);
   if (exists <= 0) throw Error("missing group '/points/" + id + "'");
   h5::Id group(H5Gopen2(points, id.c_str(), H5P_DEFAULT), H5Gclose, "open group");
   PointResult point;
-  std::vector<PointSummary> summary = read_rows(group.get(), "summary", summary_fields());
+  std::vector<PointSummary> summary = read_rows(group.get(), "summary", summary_fields(), version);
   if (summary.size() != 1) throw Error("dataset 'summary' does not have exactly one row");
   point.summary = std::move(summary.front());
   for (auto& attribute : h5::read_attributes_as_text(group.get())) {
@@ -368,7 +375,7 @@ ResultsFile read_file(const std::string& path) {
   h5::Id points(H5Gopen2(root, "points", H5P_DEFAULT), H5Gclose, "open group 'points'");
   for (const IdRow& row : ids) {
     try {
-      file.points.push_back(read_point(points.get(), row.id));
+      file.points.push_back(read_point(points.get(), row.id, version));
     } catch (const Error& e) {
       throw Error("point '" + row.id + "': " + e.what());
     }

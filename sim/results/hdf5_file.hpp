@@ -28,8 +28,8 @@
 
 namespace lightcode::results {
 
-// 2: parameters stored as numbers where they are numbers (1: every parameter a string).
-// Files of every earlier version are read.
+// 2: parameters stored as numbers where they are numbers (1: every parameter a string), and
+// the summary's `scheduler`. Files of every earlier version are read.
 constexpr int64_t kResultsFormatVersion = 2;
 
 // Writes `file` to `path` through write_output_file (sim/core/output_file.hpp): built in

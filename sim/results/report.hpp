@@ -62,6 +62,7 @@ struct PointSummary {
   std::string system;        // the system's name, e.g. "CPU/PHU"
   std::string objective;
   std::string profile;
+  std::string scheduler;     // the scheduling policy that timed it
   std::string fidelity;      // analytical | event
   int64_t makespan_ps = 0;
   double makespan_s = 0.0;

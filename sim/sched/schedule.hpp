@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/core/quantity.hpp"
 #include "sim/opt/task_graph.hpp"
 
 namespace lightcode::sched {
@@ -13,13 +14,13 @@ inline constexpr std::string_view kScheduleTime = "the schedule's time";
 
 struct Slot {
   int32_t instance = 0;  // core index within the task's unit type
-  int64_t start_ps = 0;
-  int64_t end_ps = 0;
+  Time start;
+  Time end;
 };
 
 struct Schedule {
   std::vector<Slot> slots;  // parallel to TaskGraph::tasks
-  int64_t makespan_ps = 0;
+  Time makespan;
 };
 
 }  // namespace lightcode::sched

@@ -25,6 +25,7 @@ results::PointResult failed_point(const PointSpec& p, const std::string& error) 
   r.summary.system = p.system;
   r.summary.objective = p.objective;
   r.summary.profile = p.profile;
+  r.summary.scheduler = p.scheduler;
   r.summary.fidelity = p.fidelity;
   r.summary.status = "failed";
   r.summary.error = error;

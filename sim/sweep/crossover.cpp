@@ -21,13 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-opt::Objective parse_objective(const std::string& s) {
-  if (s == "energy") return opt::Objective::energy;
-  if (s == "edp") return opt::Objective::edp;
-  if (s == "time") return opt::Objective::time;
-  throw Error("unknown objective '" + s + "' (expected time, energy or edp)");
-}
-
 // Pins every switch inside [a, b] (whose ends' winners differ) to two adjacent lengths.
 void refine(int64_t a, int64_t b, const std::function<int(int64_t)>& best) {
   if (b - a <= 1) return;
@@ -50,11 +43,6 @@ PointSpec point_for(const CrossoverScenario& s, const std::string& system, const
   p.profile = s.profile;
   p.fidelity = "analytical";  // in-process and cheap; the event engine runs once per process
   return p;
-}
-
-// Search costs are exact integers (ps) or pJ; reports use seconds.
-double reported_metric(const std::string& objective, double cost) {
-  return objective == "energy" ? cost : cost / kPicosPerSecond;
 }
 
 // A number YAML 1.1 readers (PyYAML) and JSON both take as a float: 1e-05 -> 1.0e-05.
@@ -254,12 +242,7 @@ double point_cost(const CrossoverScenario& s, const std::string& system, const s
                   int64_t length) {
   const results::PointSummary sum = run_point(point_for(s, system, objective, length)).result.summary;
   const double time_ps = static_cast<double>(sum.makespan_ps);
-  switch (parse_objective(objective)) {
-    case opt::Objective::time: return time_ps;
-    case opt::Objective::energy: return sum.energy_pj;
-    case opt::Objective::edp: return time_ps * sum.energy_pj;
-  }
-  return time_ps;
+  return opt::objective_named(objective).score(time_ps, sum.energy_pj);
 }
 
 opt::GraphAtLength scenario_graphs(const CrossoverScenario& s) {
@@ -287,7 +270,7 @@ CrossoverResult run_crossover(const CrossoverScenario& s, int grid_points) {
   r.scenario = s;
   for (const std::string& f : s.systems) r.systems.push_back(SystemRef{hw::System::load(f, *profile).name(), f});
   for (const std::string& objective : s.objectives) {
-    parse_objective(objective);
+    const opt::ObjectiveInfo& info = opt::objective_named(objective);
     const auto t0 = std::chrono::steady_clock::now();
     const CrossoverSearch search = find_crossovers(
         static_cast<int>(s.systems.size()), s.start, s.stop,
@@ -298,13 +281,13 @@ CrossoverResult run_crossover(const CrossoverScenario& s, int grid_points) {
     table.evaluations = search.evaluations;
     table.lengths_probed = search.lengths_probed;
     for (const Segment& seg : search.segments) {
-      table.ranges.push_back(DispatchRange{seg.from, seg.to, seg.best, reported_metric(objective, seg.cost_from),
-                                           reported_metric(objective, seg.cost_to)});
+      table.ranges.push_back(DispatchRange{seg.from, seg.to, seg.best, info.reported(seg.cost_from),
+                                           info.reported(seg.cost_to)});
     }
     table.curve_metrics.assign(s.systems.size(), {});
     for (const auto& [length, costs] : search.evaluated) {
       table.curve_lengths.push_back(length);
-      for (size_t k = 0; k < costs.size(); ++k) table.curve_metrics[k].push_back(reported_metric(objective, costs[k]));
+      for (size_t k = 0; k < costs.size(); ++k) table.curve_metrics[k].push_back(info.reported(costs[k]));
     }
     table.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.tables.push_back(std::move(table));
@@ -315,7 +298,7 @@ CrossoverResult run_crossover(const CrossoverScenario& s, int grid_points) {
     const opt::GraphAtLength graphs = scenario_graphs(s);
     for (const std::string& objective : s.objectives) {
       r.thresholds.push_back(
-          opt::find_thresholds(graphs, system, parse_objective(objective), s.start, s.stop, grid_points));
+          opt::find_thresholds(graphs, system, opt::objective_named(objective).id, s.start, s.stop, grid_points));
     }
   }
   return r;
@@ -323,11 +306,7 @@ CrossoverResult run_crossover(const CrossoverScenario& s, int grid_points) {
 
 // ---- (4) ----
 
-std::string_view metric_unit(const std::string& objective) {
-  if (objective == "energy") return "pJ";
-  if (objective == "edp") return "s*pJ";
-  return "s";
-}
+std::string_view metric_unit(const std::string& objective) { return opt::objective_named(objective).unit; }
 
 std::string dispatch_yaml(const CrossoverResult& r) {
   const CrossoverScenario& s = r.scenario;

@@ -7,17 +7,12 @@
 #include "sim/core/error.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/limits.hpp"
+#include "sim/opt/objective.hpp"
 
 namespace lightcode::sweep {
 namespace {
 
-const std::vector<std::string> kObjectives{"time", "energy", "edp"};
-
-std::string unit_of(const std::string& objective) {
-  if (objective == "energy") return "pJ";
-  if (objective == "edp") return "s*pJ";
-  return "s";
-}
+std::string unit_of(const std::string& objective) { return std::string(opt::objective_named(objective).unit); }
 
 int64_t length_at(const ConfigNode& n) {
   const int64_t v = n.as_int();
@@ -128,7 +123,7 @@ LoadedDispatchTable parse_dispatch_table(std::string_view text, const std::strin
   t.systems = read_systems(root);
   const ConfigNode dispatch = root.at("dispatch");
   if (!dispatch.is_map() || dispatch.size() == 0) dispatch.fail("a mapping of objective -> {ranges: ...}");
-  dispatch.allow_only(kObjectives);
+  dispatch.allow_only(opt::objective_names());
   for (const std::string& objective : dispatch.keys()) {
     DispatchObjective o;
     o.objective = objective;

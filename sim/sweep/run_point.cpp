@@ -10,18 +10,10 @@
 #include "sim/opt/partition.hpp"
 #include "sim/opt/placement.hpp"
 #include "sim/opt/stacked_graph.hpp"
-#include "sim/sched/lightcode_scheduler.hpp"
-#include "sim/sched/list_scheduler.hpp"
+#include "sim/sched/analytical.hpp"
 
 namespace lightcode::sweep {
 namespace {
-
-opt::Objective parse_objective(const std::string& s) {
-  if (s == "energy") return opt::Objective::energy;
-  if (s == "edp") return opt::Objective::edp;
-  if (s == "time") return opt::Objective::time;
-  throw Error("unknown objective '" + s + "' (expected time, energy or edp)");
-}
 
 std::string shapes_text(const std::vector<ir::TensorType>& ts) {
   std::string s;
@@ -47,8 +39,8 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
                  const hw::System& system, results::PointResult& out, const engine::EventResult* event) {
   const auto& tasks = graph.tasks;
   results::PointSummary& sum = out.summary;
-  sum.makespan_ps = schedule.makespan_ps;
-  sum.makespan_s = Time::ps(schedule.makespan_ps).seconds();
+  sum.makespan_ps = schedule.makespan.count_ps();
+  sum.makespan_s = schedule.makespan.seconds();
   sum.energy_pj = 0.0;
   sum.nodes = 0;
 
@@ -74,7 +66,7 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     results::UnitRecord& rec = units[{t.unit, slot.instance}];
     rec.name = u.name;
     rec.index = slot.instance;
-    rec.busy_ps = add_ps(rec.busy_ps, slot.end_ps - slot.start_ps, "a unit's busy time");
+    rec.busy_ps = add_ps(rec.busy_ps, (slot.end - slot.start).count_ps(), "a unit's busy time");
     rec.energy_pj += e;
     ++rec.tasks;
 
@@ -86,15 +78,17 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     r.unit = slot.instance;
     r.node = t.node;
     r.subgraph = t.subgraph;
-    r.start_ps = slot.start_ps;
-    r.end_ps = slot.end_ps;
+    r.start_ps = slot.start.count_ps();
+    r.end_ps = slot.end.count_ps();
     r.energy_pj = e;
     for (const opt::TaskInput& in : t.inputs) r.inputs += (r.inputs.empty() ? "" : ",") + std::to_string(in.producer);
     r.outputs = shapes_text(t.outputs);
     out.tasks.push_back(std::move(r));
   }
   for (auto& [key, rec] : units) {
-    rec.utilisation = schedule.makespan_ps > 0 ? static_cast<double>(rec.busy_ps) / static_cast<double>(schedule.makespan_ps) : 0.0;
+    rec.utilisation = schedule.makespan > Time::zero()
+                          ? static_cast<double>(rec.busy_ps) / static_cast<double>(schedule.makespan.count_ps())
+                          : 0.0;
     if (event) {
       const auto type = static_cast<size_t>(key.first);
       rec.static_energy_pj = event->static_energy_pj[type] / system.model(key.first).unit_count();
@@ -126,7 +120,7 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   if (point.stage == "generate") return run_generation(point, options);
   const auto profile = parse_profile(point.profile);
   if (!profile) throw Error("unknown profile '" + point.profile + "' (expected default or lightcode)");
-  const opt::Objective objective = parse_objective(point.objective);
+  const opt::Objective objective = opt::objective_named(point.objective).id;
   frontend::ModelRequest req;
   req.model = point.model;
   req.stage = point.stage == "decode" ? frontend::Stage::decode : frontend::Stage::prefill;
@@ -141,9 +135,9 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   const opt::Placement placement = opt::place(stacks, part, objective);
   PointRun run;
   run.tasks = opt::expand(stacks, part, placement);
-  const std::vector<int> instances = sched::unit_instances(system);
-  run.schedule = *profile == Profile::lightcode ? sched::lightcode_schedule(run.tasks, instances)
-                                                : sched::list_schedule(run.tasks, instances);
+  const sched::SchedulingPolicy& policy =
+      sched::default_policies().at(point.scheduler.empty() ? default_scheduler(*profile) : point.scheduler);
+  run.schedule = sched::schedule(run.tasks, sched::unit_instances(system), policy);
 
   results::PointSummary& sum = run.result.summary;
   sum.id = point.id;
@@ -158,7 +152,8 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   sum.subgraphs = part.count;
   sum.subgraphs_solved = placement.solved;
   sum.subgraphs_reused = placement.reused;
-  sum.analytical_makespan_ps = run.schedule.makespan_ps;
+  sum.analytical_makespan_ps = run.schedule.makespan.count_ps();
+  sum.scheduler = std::string(policy.name());
   for (size_t i = 0; i < graph.size(); ++i) {
     const auto id = static_cast<ir::NodeId>(i);
     if (!stacks.photonic_possible(id)) continue;
@@ -170,7 +165,7 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
     sum.fidelity = "event";
     engine::EngineOptions engine_options = options.engine;
     engine_options.record_transfers = engine_options.record_transfers || !options.trace_path.empty();
-    const engine::EventResult event = engine::simulate(run.tasks, system, engine_options);
+    const engine::EventResult event = engine::simulate(run.tasks, system, engine_options, policy);
     run.schedule = event.schedule;
     fill_report(run.tasks, run.schedule, system, run.result, &event);
     if (!options.trace_path.empty()) results::write_trace(options.trace_path, run.result, trace_transfers(event));

@@ -7,6 +7,8 @@
 #include <map>
 
 #include "frontend/load_model.hpp"
+#include "sim/opt/objective.hpp"
+#include "sim/sched/policy.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/limits.hpp"
@@ -16,8 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kPointKeys{"model",  "traced_length", "stage",     "sequence_length",
-                                          "new_tokens", "system",    "objective", "profile", "fidelity"};
+const std::vector<std::string> kPointKeys{"model",     "traced_length", "stage",   "sequence_length", "new_tokens",
+                                          "system",    "objective",     "profile", "scheduler",       "fidelity"};
 
 bool is_point_key(const std::string& k) {
   for (const auto& p : kPointKeys) {
@@ -38,6 +40,19 @@ void expect_one_of(const ConfigNode& node, const std::string& value, std::initia
     list += (list.empty() ? "" : ", ") + std::string(a);
   }
   node.fail("'" + value + "' is not one of: " + list);
+}
+
+// The value's text, once `lookup` (a registry's lookup by name) accepts it; its error is
+// placed at the value.
+template <class Lookup>
+std::string registered(const ConfigNode& value, const Lookup& lookup) {
+  const std::string name = value.as_string();
+  try {
+    lookup(name);
+  } catch (const Error& e) {
+    value.fail(e.what());
+  }
+  return name;
 }
 
 // An axis: its name and its values, each with the node it came from (for errors).
@@ -164,11 +179,12 @@ void set_point_field(PointSpec& point, const std::string& key, const ConfigNode&
     std::error_code ec;
     if (!fs::exists(point.system, ec)) value.fail("system file '" + point.system + "' does not exist");
   } else if (key == "objective") {
-    point.objective = value.as_string();
-    expect_one_of(value, point.objective, {"time", "energy", "edp"});
+    point.objective = registered(value, [](const std::string& n) { opt::objective_named(n); });
   } else if (key == "profile") {
     point.profile = value.as_string();
     expect_one_of(value, point.profile, {"default", "lightcode"});
+  } else if (key == "scheduler") {
+    point.scheduler = registered(value, [](const std::string& n) { sched::default_policies().at(n); });
   } else if (key == "fidelity") {
     point.fidelity = value.as_string();
     expect_one_of(value, point.fidelity, {"analytical", "event"});

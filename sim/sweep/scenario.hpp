@@ -10,6 +10,8 @@
 //   system: ../configs/systems/cpu.yaml
 //   objective: time                  time | energy | edp
 //   profile: lightcode               lightcode | default
+//   scheduler: list                  a registered scheduling policy (`lightcode schedulers`);
+//                                    default: the profile's (list | lightcode)
 //   fidelity: event                  event (SystemC, default) | analytical
 //   output: ../results/seed_table.h5
 //   sweep:                           axes; points are the cartesian product, first axis
@@ -45,6 +47,7 @@ struct PointSpec {
   std::string system;
   std::string objective = "time";
   std::string profile = "default";
+  std::string scheduler;  // a registered scheduling policy; "" = the profile's default
   std::string fidelity = "event";
 };
 

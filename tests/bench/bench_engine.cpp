@@ -39,7 +39,7 @@ Timing simulate_in_child(const opt::TaskGraph& tasks, const hw::System& system, 
     ::close(fd[0]);
     engine::EngineOptions o;
     o.contention = contention;
-    const engine::EventResult r = engine::simulate(tasks, system, o);
+    const engine::EventResult r = engine::simulate(tasks, system, o, sched::default_policies().at("list"));
     const Timing t{r.run_seconds, r.elaborate_seconds};
     if (::write(fd[1], &t, sizeof t) != sizeof t) ::_exit(1);
     ::_exit(0);

@@ -13,8 +13,7 @@
 #include "sim/opt/partition.hpp"
 #include "sim/opt/placement.hpp"
 #include "sim/opt/stacked_graph.hpp"
-#include "sim/sched/lightcode_scheduler.hpp"
-#include "sim/sched/list_scheduler.hpp"
+#include "sim/sched/analytical.hpp"
 
 using namespace lightcode;
 
@@ -31,6 +30,7 @@ void pipeline(benchmark::State& state, const char* model, const char* system, Pr
   const ir::Graph g = builtin(model, state.range(0));
   const hw::System sys = hw::System::load(std::string(LIGHTCODE_BENCH_CONFIGS) + "/systems/" + system, profile);
   const std::vector<int> instances = sched::unit_instances(sys);
+  const sched::SchedulingPolicy& policy = sched::default_policies().at(default_scheduler(profile));
   size_t tasks = 0;
   int64_t makespan = 0;
   for (auto _ : state) {
@@ -38,10 +38,9 @@ void pipeline(benchmark::State& state, const char* model, const char* system, Pr
     const opt::Partition part = opt::partition(g);
     const opt::Placement placement = opt::place(stacks, part, opt::Objective::time);
     const opt::TaskGraph tg = opt::expand(stacks, part, placement);
-    const sched::Schedule s = profile == Profile::lightcode ? sched::lightcode_schedule(tg, instances)
-                                                            : sched::list_schedule(tg, instances);
+    const sched::Schedule s = sched::schedule(tg, instances, policy);
     tasks = tg.tasks.size();
-    makespan = s.makespan_ps;
+    makespan = s.makespan.count_ps();
     benchmark::DoNotOptimize(makespan);
   }
   state.counters["nodes"] = static_cast<double>(g.size());

@@ -12,8 +12,7 @@
 #include "sim/opt/partition.hpp"
 #include "sim/opt/placement.hpp"
 #include "sim/opt/stacked_graph.hpp"
-#include "sim/sched/lightcode_scheduler.hpp"
-#include "sim/sched/list_scheduler.hpp"
+#include "sim/sched/analytical.hpp"
 
 using namespace lightcode;
 
@@ -29,15 +28,14 @@ int main(int argc, char** argv) {
   const Profile profile = std::string(argv[4]) == "lightcode" ? Profile::lightcode : Profile::standard;
   const hw::System system = hw::System::load(argv[3], profile);
   const std::vector<int> instances = sched::unit_instances(system);
+  const sched::SchedulingPolicy& policy = sched::default_policies().at(default_scheduler(profile));
   int64_t makespan = 0;
   for (int i = 0, runs = std::atoi(argv[5]); i < runs; ++i) {
     const opt::StackedGraph stacks(g, system);
     const opt::Partition part = opt::partition(g);
     const opt::Placement placement = opt::place(stacks, part, opt::Objective::time);
     const opt::TaskGraph tasks = opt::expand(stacks, part, placement);
-    makespan += (profile == Profile::lightcode ? sched::lightcode_schedule(tasks, instances)
-                                               : sched::list_schedule(tasks, instances))
-                    .makespan_ps;
+    makespan += sched::schedule(tasks, instances, policy).makespan.count_ps();
   }
   std::printf("%lld\n", static_cast<long long>(makespan));  // the work cannot be optimised away
   return 0;

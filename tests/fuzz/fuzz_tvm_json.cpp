@@ -12,8 +12,7 @@
 #include "sim/opt/partition.hpp"
 #include "sim/opt/placement.hpp"
 #include "sim/opt/stacked_graph.hpp"
-#include "sim/sched/lightcode_scheduler.hpp"
-#include "sim/sched/list_scheduler.hpp"
+#include "sim/sched/analytical.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 using namespace lightcode;
@@ -36,11 +35,10 @@ const hw::System& gpu() {
 void check_schedule(const opt::TaskGraph& tasks, const sched::Schedule& schedule,
                     const std::string& what) {
   fuzz::require(schedule.slots.size() == tasks.tasks.size(), what + ": slots do not match tasks");
-  fuzz::require(schedule.makespan_ps >= 0, what + ": negative makespan");
+  fuzz::require(schedule.makespan >= Time::zero(), what + ": negative makespan");
   for (const sched::Slot& slot : schedule.slots) {
-    fuzz::require(
-        slot.start_ps >= 0 && slot.end_ps >= slot.start_ps && slot.end_ps <= schedule.makespan_ps,
-        what + ": a slot outside [0, makespan]");
+    fuzz::require(slot.start >= Time::zero() && slot.end >= slot.start && slot.end <= schedule.makespan,
+                  what + ": a slot outside [0, makespan]");
   }
   for (const opt::Task& t : tasks.tasks) fuzz::require_cost(t.cost, what + ": task " + t.name);
 }
@@ -54,9 +52,8 @@ void optimize(const ir::Graph& graph, const hw::System& system) {
                 what + ": placement does not cover the graph");
   const opt::TaskGraph tasks = opt::expand(stacks, part, placement);
   const std::vector<int> instances = sched::unit_instances(system);
-  check_schedule(tasks, sched::list_schedule(tasks, instances), what + " (list)");
-  if (system.profile() == Profile::lightcode) {
-    check_schedule(tasks, sched::lightcode_schedule(tasks, instances), what + " (lightcode)");
+  for (const auto& policy : sched::default_policies().all()) {
+    check_schedule(tasks, sched::schedule(tasks, instances, *policy), what + " (" + std::string(policy->name()) + ")");
   }
 }
 

@@ -16,7 +16,7 @@
 #include "sim/opt/partition.hpp"
 #include "sim/opt/placement.hpp"
 #include "sim/opt/stacked_graph.hpp"
-#include "sim/sched/list_scheduler.hpp"
+#include "sim/sched/analytical.hpp"
 #include "sim/sweep/run_point.hpp"
 #include "tests/support/nodes.hpp"
 #include "tests/support/paths.hpp"
@@ -52,8 +52,10 @@ opt::TaskGraph independent(const hw::System& sys, hw::UnitType unit, const std::
   return g;
 }
 
+const sched::SchedulingPolicy& list_policy() { return sched::default_policies().at("list"); }
+
 engine::EventResult one_task(const hw::System& sys, const std::string& unit, const ir::Node& n) {
-  return engine::simulate(independent(sys, sys.find(unit), {n}), sys, {});
+  return engine::simulate(independent(sys, sys.find(unit), {n}), sys, {}, list_policy());
 }
 
 const ir::Node kGemm = op("dense", {{2048, 1024}, {1024, 1024}}, {2048, 1024});
@@ -90,29 +92,29 @@ TEST_CASE("one task on an idle system: event time = estimate(), CPU") {
   const hw::System sys = system_of("  cpu: {from: ../hardware/xeon_8480.yaml}\n");
   const ir::Node n = op("softmax", {{1, 12, 128, 128}}, {1, 12, 128, 128});
   const auto r = one_task(sys, "cpu", n);
-  CHECK(r.schedule.slots[0].end_ps == sys.model(sys.find("cpu")).estimate(n, 0).time.count_ps());
-  CHECK(r.schedule.slots[0].end_ps > 0);
+  CHECK(r.schedule.slots[0].end.count_ps() == sys.model(sys.find("cpu")).estimate(n, 0).time.count_ps());
+  CHECK(r.schedule.slots[0].end.count_ps() > 0);
 }
 
 TEST_CASE("one task on an idle system: event time = estimate(), GPU") {
   const hw::System sys = system_of("  gpu: {from: ../hardware/h100_sxm.yaml}\n");
   const hw::UnitType gpu = sys.find("gpu");
   const auto r = one_task(sys, "gpu", kGemm);
-  CHECK(r.schedule.slots[0].end_ps == sys.model(gpu).estimate(kGemm, 0).time.count_ps());
+  CHECK(r.schedule.slots[0].end.count_ps() == sys.model(gpu).estimate(kGemm, 0).time.count_ps());
 }
 
 TEST_CASE("one task on an idle system: event time = estimate(), PHU") {
   const hw::System sys = system_of("  phu: {from: ../hardware/phu_lightning.yaml}\n");
   const ir::Node n = op("matrix_matrix", {{150, 768}, {2304, 768}}, {150, 2304});
   const auto r = one_task(sys, "phu", n);
-  CHECK(r.schedule.slots[0].end_ps == sys.model(sys.find("phu")).estimate(n, 0).time.count_ps());
+  CHECK(r.schedule.slots[0].end.count_ps() == sys.model(sys.find("phu")).estimate(n, 0).time.count_ps());
 }
 
 TEST_CASE("one task on an idle system: event time = estimate(), SRAM") {
   const hw::System sys = system_of("  cpu: {from: ../hardware/cpu_lightcode.yaml}\n");
   const ir::Node n = op("split_sram", {{12, 5, 64}}, {12, 5, 64});
   const auto r = one_task(sys, "sram", n);
-  CHECK(r.schedule.slots[0].end_ps == sys.model(sys.find("sram")).estimate(n, 0).time.count_ps());
+  CHECK(r.schedule.slots[0].end.count_ps() == sys.model(sys.find("sram")).estimate(n, 0).time.count_ps());
 }
 
 TEST_CASE("GPU: 145 CTAs on 144 SMs take two waves") {
@@ -124,7 +126,7 @@ TEST_CASE("GPU: 145 CTAs on 144 SMs take two waves") {
   REQUIRE(plan.ctas == 145);
   REQUIRE(plan.sms == 144);
   const auto r = one_task(sys, "gpu", n);
-  CHECK(r.schedule.slots[0].end_ps == (plan.launch + plan.per_wave * 2).count_ps());
+  CHECK(r.schedule.slots[0].end.count_ps() == (plan.launch + plan.per_wave * 2).count_ps());
   // One tile fewer would have been one wave.
   const ir::Node fewer = op("dense", {{128 * 144, 4096}, {128, 4096}}, {128 * 144, 128});
   CHECK(gpu.plan(fewer, hw::kGpuTensorCore).waves == 1);
@@ -138,7 +140,7 @@ TEST_CASE("GPU: fewer SMs in the config lengthen a big GEMM proportionally") {
   const auto r = one_task(half, "gpu", big);
   const auto& gpu = dynamic_cast<const hw::GpuModel&>(half.model(half.find("gpu")));
   const hw::KernelPlan plan = gpu.plan(big, 0);
-  const double ratio = static_cast<double>(r.schedule.slots[0].end_ps - plan.launch.count_ps()) /
+  const double ratio = static_cast<double>(r.schedule.slots[0].end.count_ps() - plan.launch.count_ps()) /
                        static_cast<double>(full_ps - plan.launch.count_ps());
   CHECK(ratio == doctest::Approx(2.0).epsilon(0.02));
 }
@@ -146,21 +148,21 @@ TEST_CASE("GPU: fewer SMs in the config lengthen a big GEMM proportionally") {
 TEST_CASE("PHU: two products on one core serialise") {
   const hw::System sys = system_of("  phu: {from: ../hardware/phu_lightcode.yaml, cores: 1}\n");
   const ir::Node n = op("matrix_matrix", {{64, 512}, {256, 512}}, {64, 256});
-  const auto r = engine::simulate(independent(sys, sys.find("phu"), {n, n}), sys, {});
+  const auto r = engine::simulate(independent(sys, sys.find("phu"), {n, n}), sys, {}, list_policy());
   const int64_t one = sys.model(sys.find("phu")).estimate(n, 0).time.count_ps();
-  CHECK(r.schedule.slots[1].start_ps == r.schedule.slots[0].end_ps);
-  CHECK(r.schedule.makespan_ps == 2 * one);
+  CHECK(r.schedule.slots[1].start.count_ps() == r.schedule.slots[0].end.count_ps());
+  CHECK(r.schedule.makespan.count_ps() == 2 * one);
 }
 
 TEST_CASE("PHU: two products on two cores overlap") {
   const hw::System sys = system_of("  phu: {from: ../hardware/phu_lightcode.yaml, cores: 2}\n");
   const ir::Node n = op("matrix_matrix", {{64, 512}, {256, 512}}, {64, 256});
-  const auto r = engine::simulate(independent(sys, sys.find("phu"), {n, n}), sys, {});
+  const auto r = engine::simulate(independent(sys, sys.find("phu"), {n, n}), sys, {}, list_policy());
   const int64_t one = sys.model(sys.find("phu")).estimate(n, 0).time.count_ps();
-  CHECK(r.schedule.slots[0].start_ps == 0);
-  CHECK(r.schedule.slots[1].start_ps == 0);
+  CHECK(r.schedule.slots[0].start.count_ps() == 0);
+  CHECK(r.schedule.slots[1].start.count_ps() == 0);
   CHECK(r.schedule.slots[0].instance != r.schedule.slots[1].instance);
-  CHECK(r.schedule.makespan_ps == one);
+  CHECK(r.schedule.makespan.count_ps() == one);
 }
 
 TEST_CASE("PHU: the DAC-bound case shows conversion time") {
@@ -173,44 +175,77 @@ TEST_CASE("PHU: the DAC-bound case shows conversion time") {
   REQUIRE(c.bound == hw::Bound::conversion);
   const auto r = one_task(sys, "phu", n);
   const int64_t samples = 64 * 512 + 256 * 512;  // every input element through the DAC
-  CHECK(r.schedule.slots[0].end_ps == c.time.count_ps());
+  CHECK(r.schedule.slots[0].end.count_ps() == c.time.count_ps());
   CHECK(c.time.count_ps() == samples * 1000 + 2000);  // 1 ns per sample, plus both latencies
   CHECK(r.conversion_ps[static_cast<size_t>(sys.find("phu"))] == c.time.count_ps());
   CHECK(r.conversion_energy_pj[0] == doctest::Approx(samples * 3.18 + 64 * 256 * 1.6));
 }
 
-TEST_CASE("contention off reproduces the analytical timeline exactly: GPT-2 on CPU/PHU") {
-  sweep::PointSpec p = gpt2_point("gpt2", 150, "cpu_phu");
+namespace {
+
+// Event fidelity with contention off against the analytical scheduler, driving the same
+// policy on the same tasks: equal task by task, to the picosecond.
+void check_parity(const std::string& model, int64_t length, const std::string& system, const std::string& profile,
+                  const std::string& scheduler) {
+  sweep::PointSpec p = gpt2_point(model, length, system);
+  p.profile = profile;
+  p.scheduler = scheduler;
   sweep::PointOptions o;
   o.engine.contention = false;
-  p.fidelity = "analytical";
-  const auto analytical = sweep::run_point(p, o);
-  p.fidelity = "event";
   const auto event = sweep::run_point(p, o);
-  REQUIRE(analytical.result.tasks.size() == event.result.tasks.size());
-  for (size_t i = 0; i < analytical.result.tasks.size(); ++i) {
-    CAPTURE(i);
-    CHECK(event.result.tasks[i].start_ps == analytical.result.tasks[i].start_ps);
-    CHECK(event.result.tasks[i].end_ps == analytical.result.tasks[i].end_ps);
-    CHECK(event.result.tasks[i].unit == analytical.result.tasks[i].unit);
+  const hw::System sys = hw::System::load(p.system, *parse_profile(profile));
+  const sched::Schedule analytical =
+      sched::schedule(event.tasks, sched::unit_instances(sys), sched::default_policies().at(scheduler));
+  REQUIRE(event.schedule.slots.size() == analytical.slots.size());
+  size_t differ = 0;
+  for (size_t i = 0; i < analytical.slots.size(); ++i) {
+    const sched::Slot &e = event.schedule.slots[i], &a = analytical.slots[i];
+    if (e.start != a.start || e.end != a.end || e.instance != a.instance) {
+      if (differ++ < 5) MESSAGE("task " << i << " '" << event.tasks.tasks[i].name << "': event " << e.start.count_ps()
+                                        << ".." << e.end.count_ps() << " on " << e.instance << ", analytical "
+                                        << a.start.count_ps() << ".." << a.end.count_ps() << " on " << a.instance);
+    }
   }
-  CHECK(event.result.summary.makespan_ps == analytical.result.summary.makespan_ps);
+  CHECK(differ == 0);
+  CHECK(event.schedule.makespan == analytical.makespan);
+  CHECK(event.result.summary.makespan_ps == event.result.summary.analytical_makespan_ps);
+  CHECK(event.result.summary.scheduler == scheduler);
 }
 
-TEST_CASE("contention off reproduces the analytical timeline exactly: llama-2-7b on GPU/PHU") {
-  sweep::PointSpec p = gpt2_point("llama-2-7b", 512, "gpu_phu");
-  sweep::PointOptions o;
-  o.engine.contention = false;
-  const auto event = sweep::run_point(p, o);
-  CHECK(event.result.summary.makespan_ps == event.result.summary.analytical_makespan_ps);
-  // The analytical schedule of the same tasks, slot by slot.
-  const hw::System sys = hw::System::load(p.system, Profile::standard);
-  const sched::Schedule s = sched::list_schedule(event.tasks, sched::unit_instances(sys));
-  for (size_t i = 0; i < event.tasks.tasks.size(); ++i) {
-    CAPTURE(i);
-    CHECK(event.schedule.slots[i].start_ps == s.slots[i].start_ps);
-    CHECK(event.schedule.slots[i].end_ps == s.slots[i].end_ps);
-  }
+}  // namespace
+
+TEST_CASE("event = analytical to the picosecond: GPT-2 prefill, default profile, list policy") {
+  check_parity("gpt2", 150, "cpu_phu", "default", "list");
+}
+TEST_CASE("event = analytical to the picosecond: GPT-2 prefill, default profile, lightcode policy") {
+  check_parity("gpt2", 150, "cpu_phu", "default", "lightcode");
+}
+TEST_CASE("event = analytical to the picosecond: GPT-2 prefill, lightcode profile, list policy") {
+  check_parity("gpt2", 150, "cpu_phu", "lightcode", "list");
+}
+TEST_CASE("event = analytical to the picosecond: GPT-2 prefill, lightcode profile, lightcode policy") {
+  check_parity("gpt2", 150, "cpu_phu", "lightcode", "lightcode");
+}
+TEST_CASE("event = analytical to the picosecond: llama-2-7b prefill, default profile, list policy") {
+  check_parity("llama-2-7b", 128, "gpu_phu", "default", "list");
+}
+TEST_CASE("event = analytical to the picosecond: llama-2-7b prefill, default profile, lightcode policy") {
+  check_parity("llama-2-7b", 128, "gpu_phu", "default", "lightcode");
+}
+TEST_CASE("event = analytical to the picosecond: llama-2-7b prefill, lightcode profile, list policy") {
+  check_parity("llama-2-7b", 128, "cpu_phu", "lightcode", "list");
+}
+TEST_CASE("event = analytical to the picosecond: llama-2-7b prefill, lightcode profile, lightcode policy") {
+  check_parity("llama-2-7b", 128, "cpu_phu", "lightcode", "lightcode");
+}
+
+TEST_CASE("the lightcode profile at event fidelity gives the published CPU/PHU makespan (0.13016 s)") {
+  sweep::PointSpec p = gpt2_point("gpt2", 150, "cpu_phu");
+  p.profile = "lightcode";
+  const auto event = sweep::run_point(p, {});
+  CHECK(event.result.summary.scheduler == "lightcode");
+  CHECK(event.result.summary.fidelity == "event");
+  CHECK(std::llround(event.result.summary.makespan_s * 1e5) == 13016);
 }
 
 TEST_CASE("contention on: a saturated link lengthens the makespan and shows its queue") {
@@ -228,12 +263,12 @@ TEST_CASE("contention on: a saturated link lengthens the makespan and shows its 
     t.inputs = {opt::TaskInput{0, move}};
     g.tasks.push_back(t);
   }
-  const sched::Schedule analytical = sched::list_schedule(g, sched::unit_instances(sys));
-  const auto r = engine::simulate(g, sys, {});
-  CHECK(r.schedule.makespan_ps > analytical.makespan_ps);
+  const sched::Schedule analytical = sched::schedule(g, sched::unit_instances(sys), list_policy());
+  const auto r = engine::simulate(g, sys, {}, list_policy());
+  CHECK(r.schedule.makespan.count_ps() > analytical.makespan.count_ps());
   // Analytically all four start together; on the shared link they arrive one after another.
-  CHECK(analytical.slots[1].start_ps == analytical.slots[4].start_ps);
-  CHECK(r.schedule.slots[4].start_ps > r.schedule.slots[1].start_ps);
+  CHECK(analytical.slots[1].start.count_ps() == analytical.slots[4].start.count_ps());
+  CHECK(r.schedule.slots[4].start.count_ps() > r.schedule.slots[1].start.count_ps());
   int64_t queued = 0;
   for (const auto& link : r.links) {
     if (link.name == "sram->phu") {

@@ -10,6 +10,24 @@
 using lightcode::test::run_lightcode;
 using lightcode::test::source_dir;
 
+TEST_CASE("lightcode list prints every registry: families, profiles, schedulers, objectives") {
+  const auto r = run_lightcode("list");
+  REQUIRE(r.exit_code == 0);
+  for (const char* s : {"hardware families", "profiles", "scheduling policies", "objectives", "  list ",
+                        "  lightcode ", "  edp ", "tensor_core"}) {
+    CAPTURE(s);
+    CHECK(r.out.find(s) != std::string::npos);
+  }
+  const auto schedulers = run_lightcode("list schedulers");
+  REQUIRE(schedulers.exit_code == 0);
+  CHECK(schedulers.out.rfind("list ", 0) == 0);
+  CHECK(schedulers.out.find("\nlightcode ") != std::string::npos);
+  CHECK(schedulers.out.find("tensor_core") == std::string::npos);
+  const auto bad = run_lightcode("list gadgets");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("'gadgets' is not one of families, profiles, schedulers, objectives") != std::string::npos);
+}
+
 TEST_CASE("hw list prints every family and its algorithms") {
   const auto r = run_lightcode("hw list");
   REQUIRE(r.exit_code == 0);

@@ -115,7 +115,7 @@ TEST_CASE("an unknown objective is a clear error") {
                                                        "objective: speed\n");
   const auto r = run_lightcode("run " + path);
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("objective: 'speed' is not one of: time, energy, edp") != std::string::npos);
+  CHECK(r.err.find("objective: unknown objective 'speed' (known: time, energy, edp)") != std::string::npos);
   std::remove(path.c_str());
 }
 

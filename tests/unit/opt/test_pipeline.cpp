@@ -8,7 +8,7 @@
 #include "sim/opt/partition.hpp"
 #include "sim/opt/placement.hpp"
 #include "sim/opt/stacked_graph.hpp"
-#include "sim/sched/list_scheduler.hpp"
+#include "sim/sched/analytical.hpp"
 #include "tests/support/nodes.hpp"
 #include "tests/support/paths.hpp"
 
@@ -123,12 +123,12 @@ TEST_CASE("default list schedule: every parent's transfer counts, no barriers") 
   tb.time = Time::ps(10);
   c.inputs = {{0, ta}, {1, tb}};
   tg.tasks.push_back(c);
-  const sched::Schedule s = sched::list_schedule(tg, {2});
-  CHECK(s.slots[0].start_ps == 0);
-  CHECK(s.slots[1].start_ps == 0);  // the second core: no barrier between independent tasks
+  const sched::Schedule s = sched::schedule(tg, {2}, sched::default_policies().at("list"));
+  CHECK(s.slots[0].start.count_ps() == 0);
+  CHECK(s.slots[1].start.count_ps() == 0);  // the second core: no barrier between independent tasks
   CHECK(s.slots[1].instance == 1);
-  CHECK(s.slots[2].start_ps == 600);  // max(100 + 500, 300 + 10)
-  CHECK(s.makespan_ps == 650);
+  CHECK(s.slots[2].start.count_ps() == 600);  // max(100 + 500, 300 + 10)
+  CHECK(s.makespan.count_ps() == 650);
 }
 
 TEST_CASE("a system with no unit able to run some op names the op and the system") {

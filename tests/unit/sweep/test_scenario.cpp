@@ -126,3 +126,13 @@ TEST_CASE("a scenario name above the name limit is a clear error") {
   CHECK(error_of(write("long", "name: " + std::string(2000, 'n') + "\n"))
             .find("name: a scenario name is 1 to 1024 bytes") != std::string::npos);
 }
+
+TEST_CASE("`scheduler:` names a registered policy; the objective comes from the objective registry") {
+  const sweep::Scenario s = sweep::load_scenario(write("sched", "scheduler: lightcode\n"));
+  CHECK(s.points[0].scheduler == "lightcode");
+  CHECK(sweep::load_scenario(write("nosched", "")).points[0].scheduler.empty());  // the profile's default
+  CHECK(error_of(write("badsched", "scheduler: fifo\n")).find("scheduler: unknown scheduler 'fifo' (known: list, lightcode)") !=
+        std::string::npos);
+  CHECK(error_of(write("badobj", "objective: speed\n")).find("objective: unknown objective 'speed' (known: time, energy, edp)") !=
+        std::string::npos);
+}

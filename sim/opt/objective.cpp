@@ -1,0 +1,52 @@
+#include "sim/opt/objective.hpp"
+
+#include "sim/core/error.hpp"
+#include "sim/core/quantity.hpp"
+
+namespace lightcode::opt {
+
+const std::vector<ObjectiveInfo>& objectives() {
+  static const std::vector<ObjectiveInfo> table{
+      {Objective::time, "time", "s",
+       "placement minimises the sum of op and transfer times per subgraph; a point scores its makespan"},
+      {Objective::energy, "energy", "pJ",
+       "placement minimises the sum of op and transfer energies; a point scores its total energy"},
+      {Objective::edp, "edp", "s*pJ",
+       "placement minimises the product of those two sums; a point scores makespan x total energy"},
+  };
+  return table;
+}
+
+double ObjectiveInfo::score(double time_ps, double energy_pj) const {
+  switch (id) {
+    case Objective::time: return time_ps;
+    case Objective::energy: return energy_pj;
+    case Objective::edp: return time_ps * energy_pj;
+  }
+  return time_ps;
+}
+
+double ObjectiveInfo::reported(double score) const {
+  return id == Objective::energy ? score : score / kPicosPerSecond;
+}
+
+const ObjectiveInfo& objective_info(Objective o) { return objectives()[static_cast<size_t>(o)]; }
+
+const ObjectiveInfo& objective_named(std::string_view name) {
+  for (const ObjectiveInfo& o : objectives()) {
+    if (o.name == name) return o;
+  }
+  std::string known;
+  for (const ObjectiveInfo& o : objectives()) known += (known.empty() ? "" : ", ") + std::string(o.name);
+  throw Error("unknown objective '" + std::string(name) + "' (known: " + known + ")");
+}
+
+std::vector<std::string> objective_names() {
+  std::vector<std::string> names;
+  for (const ObjectiveInfo& o : objectives()) names.emplace_back(o.name);
+  return names;
+}
+
+std::string_view objective_name(Objective o) { return objective_info(o).name; }
+
+}  // namespace lightcode::opt

@@ -18,6 +18,7 @@ std::string_view bound_name(Bound b);
 struct Cost {
   Time time;
   Energy energy;
+  Energy conversion_energy;  // the part of `energy` spent in DAC/ADC conversion (photonic units)
   int64_t bytes_read = 0;
   int64_t bytes_written = 0;
   Bound bound = Bound::compute;

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "hw_models/capabilities.hpp"
 #include "hw_models/cost.hpp"
 #include "sim/ir/graph.hpp"
 
@@ -28,7 +29,8 @@ class HardwareModel {
  public:
   virtual ~HardwareModel() = default;
 
-  virtual std::string_view family() const = 0;  // "cpu", "gpu", "phu", "memory"
+  // What the optimizer, schedulers, engine and reports need to know about the unit.
+  virtual Capabilities capabilities() const = 0;
   // Independent units the scheduler may place tasks on (CPU cores, PHU cores; 1 GPU device).
   virtual int unit_count() const = 0;
   // The algorithms able to run `op` on this hardware, preferred first; empty = unsupported.

@@ -1,37 +1,62 @@
-// The one place every hardware family and its algorithms are registered (no static
-// self-registration). `lightcode hw list` prints what is here.
+// The one place every hardware family and profile is registered (no static self-
+// registration). `lightcode list` prints what is here. Adding a family: its files, and one
+// registry.add line here.
 #include "hw_models/cpu/cpu_model.hpp"
 #include "hw_models/gpu/gpu_model.hpp"
 #include "hw_models/lightcode/lightcode_models.hpp"
+#include "hw_models/lightcode/lightcode_profile.hpp"
 #include "hw_models/memory/memory_model.hpp"
 #include "hw_models/phu/phu_model.hpp"
 #include "hw_models/registry.hpp"
 
 namespace lightcode::hw {
+namespace {
+
+template <class Spec, Spec (*parse)(const ConfigNode&), std::unique_ptr<HardwareModel> (*make)(const Spec&)>
+std::unique_ptr<HardwareModel> build(const ConfigNode& spec) {
+  return make(parse(spec));
+}
+
+std::unique_ptr<HardwareModel> no_model(const ConfigNode&) { return nullptr; }
+
+std::vector<std::string> start_summary(const ConfigNode&) {
+  return {"pseudo-unit of the lightcode profile: each subgraph's start node"};
+}
+
+}  // namespace
 
 void register_all(Registry& registry) {
-  registry.add({"cpu", "CPU cores: per-op cycle models, optional calibrated linear fits",
-                cpu_algorithms(),
-                [](const ConfigNode& spec, Profile profile) {
-                  const CpuSpec s = parse_cpu_spec(spec);
-                  return profile == Profile::lightcode ? make_lightcode_cpu(s) : make_cpu_model(s);
-                }});
-  registry.add({"gpu", "H100-like GPU: GPCs > TPCs > SMs, CTA tiling in waves, tensor/CUDA cores, HBM",
-                gpu_algorithms(),
-                [](const ConfigNode& spec, Profile) { return make_gpu_model(parse_gpu_spec(spec)); }});
-  registry.add({"phu", "Photonic unit: WDM-multiplexed cores, matrix products only, DAC in / ADC out",
-                phu_algorithms(),
-                [](const ConfigNode& spec, Profile profile) {
-                  const PhuSpec s = parse_phu_spec(spec);
-                  return profile == Profile::lightcode ? make_lightcode_phu(s) : make_phu_model(s);
-                }});
-  registry.add({"memory", "HBM (graph inputs, weights) and SRAM (split/merge of expanded products)",
-                memory_algorithms(),
-                [](const ConfigNode& spec, Profile profile) {
-                  const MemorySpec s = parse_memory_spec(spec);
-                  return profile == Profile::lightcode ? make_lightcode_memory(s)
-                                                       : make_memory_model(s);
-                }});
+  registry.add(FamilyInfo{"cpu", "CPU cores: per-op cycle models, optional calibrated linear fits",
+                          cpu_algorithms(), Section::units, build<CpuSpec, parse_cpu_spec, make_cpu_model>,
+                          {{"lightcode", build<CpuSpec, parse_cpu_spec, make_lightcode_cpu>}}, make_service_modules,
+                          cpu_spec_summary});
+  registry.add(FamilyInfo{"gpu", "H100-like GPU: GPCs > TPCs > SMs, CTA tiling in waves, tensor/CUDA cores, HBM",
+                          gpu_algorithms(), Section::units, build<GpuSpec, parse_gpu_spec, make_gpu_model>, {},
+                          make_gpu_modules, gpu_spec_summary});
+  registry.add(FamilyInfo{"phu", "Photonic unit: WDM-multiplexed cores, matrix products only, DAC in / ADC out",
+                          phu_algorithms(), Section::units, build<PhuSpec, parse_phu_spec, make_phu_model>,
+                          {{"lightcode", build<PhuSpec, parse_phu_spec, make_lightcode_phu>}}, make_phu_modules,
+                          phu_spec_summary});
+  registry.add(FamilyInfo{"memory", "HBM (graph inputs, weights) and SRAM (split/merge of expanded products)",
+                          memory_algorithms(), Section::memory, build<MemorySpec, parse_memory_spec, make_memory_model>,
+                          {{"lightcode", build<MemorySpec, parse_memory_spec, make_lightcode_memory>}},
+                          make_service_modules, memory_spec_summary});
+  registry.add(FamilyInfo{kStartFamily, "the lightcode profile's per-subgraph start pseudo-unit (internal)",
+                          {{"start", "`start` tasks: 10 ns, 0 pJ"}}, Section::internal, no_model, {},
+                          make_service_modules, start_summary});
+  registry.add(make_default_profile());
+  registry.add(make_lightcode_profile());
 }
+
+const Registry& default_registry() {
+  static const Registry registry = [] {
+    Registry r;
+    register_all(r);
+    return r;
+  }();
+  return registry;
+}
+
+const Profile& profile_named(std::string_view name) { return default_registry().profile(name); }
 
 }  // namespace lightcode::hw

@@ -4,6 +4,13 @@
 
 namespace lightcode::hw {
 
+ModelFactory FamilyInfo::model_for(const Profile& profile) const {
+  for (const auto& entry : profile_models) {
+    if (entry.first == profile.name()) return entry.second;
+  }
+  return make;
+}
+
 void Registry::add(FamilyInfo family) {
   if (find(family.name)) throw std::logic_error("hardware family registered twice: " + family.name);
   families_.push_back(std::move(family));
@@ -14,15 +21,6 @@ const FamilyInfo* Registry::find(const std::string& name) const {
     if (f.name == name) return &f;
   }
   return nullptr;
-}
-
-const Registry& default_registry() {
-  static const Registry registry = [] {
-    Registry r;
-    register_all(r);
-    return r;
-  }();
-  return registry;
 }
 
 }  // namespace lightcode::hw

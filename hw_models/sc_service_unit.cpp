@@ -12,13 +12,18 @@ ServiceUnit::ServiceUnit(const sc_core::sc_module_name& name, TaskSink& sink, in
   dont_initialize();
 }
 
-void ServiceUnit::start(int32_t task, int64_t service_ps) {
+void ServiceUnit::start(int32_t task, int64_t service_ps, const Cost& cost) {
   task_ = task;
   busy_ps_ = add_ps(busy_ps_, service_ps, "a unit's busy time");
   ++tasks_;
   if (traced_) busy.write(true);
-  on_start(task, service_ps);
+  on_start(task, service_ps, cost);
   notify_after(done_, service_ps);
+}
+
+void ServiceUnit::trace_to(sc_core::sc_trace_file* vcd) {
+  trace_signals();
+  sc_core::sc_trace(vcd, busy, name());
 }
 
 void ServiceUnit::finish() {
@@ -26,6 +31,14 @@ void ServiceUnit::finish() {
   task_ = -1;
   if (traced_) busy.write(false);
   sink_.task_finished(t, unit_type_, instance_);
+}
+
+}  // namespace lightcode::hw
+
+namespace lightcode::hw {
+
+std::unique_ptr<UnitModules> make_service_modules(const ModuleContext& context) {
+  return std::make_unique<ServiceModules<ServiceUnit>>(context);
 }
 
 }  // namespace lightcode::hw

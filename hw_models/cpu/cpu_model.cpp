@@ -94,7 +94,12 @@ class CpuModel final : public HardwareModel {
   CpuModel(const CpuModel&) = delete;  // by_kind_ points into spec_
   CpuModel& operator=(const CpuModel&) = delete;
 
-  std::string_view family() const override { return "cpu"; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.role = TransferRole::cpu;
+    c.clock_hz = spec_.clock_hz;
+    return c;
+  }
   int unit_count() const override { return spec_.cores; }
 
   AlgorithmList algorithms(const ir::Node& op) const override {

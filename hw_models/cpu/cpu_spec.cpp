@@ -1,10 +1,19 @@
 #include "hw_models/cpu/cpu_spec.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace lightcode::hw {
 namespace {
+
+// As an ostream prints a double: "%g".
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
 
 void check_family(const ConfigNode& node, const char* family) {
   if (!node.has("family")) return;
@@ -84,6 +93,22 @@ CpuSpec parse_cpu_spec(const ConfigNode& node) {
       s.fits[kind] = parse_fit(fits->at(kind), s.cache_bytes > 0.0);
   }
   return s;
+}
+
+std::vector<std::string> cpu_spec_summary(const ConfigNode& node) {
+  const CpuSpec s = parse_cpu_spec(node);
+  std::vector<std::string> out;
+  out.push_back("peak FP32      " + format_quantity(s.cores * s.clock_hz * s.vector_flops_per_cycle, Dimension::flop_rate) +
+                " (" + std::to_string(s.cores) + " cores x " + format_quantity(s.clock_hz, Dimension::frequency) + " x " +
+                number(s.vector_flops_per_cycle) + " FLOP/cycle)");
+  out.push_back("memory         " + format_quantity(s.memory_bandwidth, Dimension::bandwidth));
+  for (const auto& [kind, fit] : s.fits) {
+    std::string label = "fit " + kind;
+    label.resize(std::max<size_t>(label.size(), 15), ' ');
+    out.push_back(label + number(fit.per_work_s) + " s/" + (fit.work == LinearFit::Work::macs ? "MAC" : "element") +
+                  " + " + number(fit.offset_s) + " s");
+  }
+  return out;
 }
 
 }  // namespace lightcode::hw

@@ -17,6 +17,7 @@
 // `beyond_cache: none` drops a regime inherited through `from:`.
 #include <map>
 #include <string>
+#include <vector>
 
 #include "sim/core/config.hpp"
 
@@ -53,5 +54,7 @@ struct CpuSpec {
 };
 
 CpuSpec parse_cpu_spec(const ConfigNode& node);
+// Derived figures for `lightcode hw show`, one line each.
+std::vector<std::string> cpu_spec_summary(const ConfigNode& node);
 
 }  // namespace lightcode::hw

@@ -25,6 +25,7 @@
 #include "hw_models/gpu/gpu_spec.hpp"
 #include "hw_models/hardware_model.hpp"
 #include "hw_models/registry.hpp"
+#include "hw_models/unit_modules.hpp"
 
 namespace lightcode::hw {
 
@@ -61,7 +62,12 @@ class GpuModel final : public HardwareModel {
   // The kernel `op` becomes under `algorithm`; pure and allocation-free like estimate().
   KernelPlan plan(const ir::Node& op, AlgorithmId algorithm) const;
 
-  std::string_view family() const override { return "gpu"; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.role = TransferRole::gpu;
+    c.clock_hz = spec_.clock_hz;
+    return c;
+  }
   int unit_count() const override { return 1; }
   AlgorithmList algorithms(const ir::Node& op) const override;
   std::string_view algorithm_name(AlgorithmId id) const override;
@@ -81,6 +87,8 @@ class GpuModel final : public HardwareModel {
 };
 
 std::unique_ptr<HardwareModel> make_gpu_model(const GpuSpec& spec);
+// Its SystemC device (hw_models/gpu/sc_gpu.cpp): GPCs > TPCs > SMs and a block scheduler.
+std::unique_ptr<UnitModules> make_gpu_modules(const ModuleContext& context);
 std::vector<AlgorithmInfo> gpu_algorithms();
 
 }  // namespace lightcode::hw

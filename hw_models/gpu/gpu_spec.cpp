@@ -1,6 +1,8 @@
 #include "hw_models/gpu/gpu_spec.hpp"
 
+#include <algorithm>
 #include <string>
+#include <utility>
 
 namespace lightcode::hw {
 namespace {
@@ -97,6 +99,23 @@ GpuSpec parse_gpu_spec(const ConfigNode& node) {
   s.static_power_w = node.non_negative_quantity_or("static_power", Dimension::power, 0.0);
   s.tdp_w = node.non_negative_quantity_or("tdp", Dimension::power, 0.0);
   return s;
+}
+
+std::vector<std::string> gpu_spec_summary(const ConfigNode& node) {
+  const GpuSpec s = parse_gpu_spec(node);
+  std::vector<std::string> out;
+  out.push_back("SMs            " + std::to_string(s.sms()) + " (" + std::to_string(s.gpcs) + " GPCs x " +
+                std::to_string(s.tpcs_per_gpc) + " TPCs x " + std::to_string(s.sms_per_tpc) + " SMs)");
+  out.push_back("CUDA FP32      " + format_quantity(2.0 * s.sms() * s.fp32_cores_per_sm * s.clock_hz, Dimension::flop_rate) +
+                " (FMA)");
+  for (const auto& [dtype, rate] : s.tensor_flops) {
+    std::string name(ir::dtype_name(dtype));
+    name.resize(std::max<size_t>(name.size(), 9), ' ');
+    out.push_back("tensor " + name + format_quantity(rate, Dimension::flop_rate));
+  }
+  out.push_back("HBM            " + format_quantity(s.hbm_bandwidth, Dimension::bandwidth) + ", " +
+                format_quantity(s.hbm_capacity, Dimension::data) + "; L2 " + format_quantity(s.l2_bytes, Dimension::data));
+  return out;
 }
 
 }  // namespace lightcode::hw

@@ -15,6 +15,7 @@
 // GEMMs on Hopper). Derived: sms() = gpcs * tpcs_per_gpc * sms_per_tpc.
 #include <map>
 #include <string>
+#include <vector>
 
 #include "sim/core/config.hpp"
 #include "sim/ir/dtype.hpp"
@@ -48,5 +49,7 @@ struct GpuSpec {
 };
 
 GpuSpec parse_gpu_spec(const ConfigNode& node);
+// Derived figures for `lightcode hw show`, one line each.
+std::vector<std::string> gpu_spec_summary(const ConfigNode& node);
 
 }  // namespace lightcode::hw

@@ -87,4 +87,31 @@ void Gpu::wave_done() {
   sink_.task_finished(t, unit_type_, 0);
 }
 
+namespace {
+
+// The device is one unit (instance 0): each kernel's CTAs go to its SMs in waves.
+class GpuModules final : public UnitModules {
+ public:
+  explicit GpuModules(const ModuleContext& c)
+      : model_(dynamic_cast<const GpuModel&>(c.model)), gpu_(c.name.c_str(), model_.spec(), c.sink, c.unit_type) {}
+  void start(int32_t, int32_t task, const ir::Node& op, AlgorithmId algorithm, const Cost&) override {
+    gpu_.start(task, model_.plan(op, algorithm));  // the plan whose total() is the cost's time
+  }
+  void trace(sc_core::sc_trace_file* vcd) override {
+    gpu_.trace_signals();
+    sc_core::sc_trace(vcd, gpu_.busy, gpu_.name());
+    for (auto* sm : gpu_.sms()) sc_core::sc_trace(vcd, sm->busy, sm->name());
+  }
+
+ private:
+  const GpuModel& model_;
+  Gpu gpu_;
+};
+
+}  // namespace
+
+std::unique_ptr<UnitModules> make_gpu_modules(const ModuleContext& context) {
+  return std::make_unique<GpuModules>(context);
+}
+
 }  // namespace lightcode::hw

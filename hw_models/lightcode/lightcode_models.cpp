@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "hw_models/lightcode/lightcode_constants.hpp"
+#include "hw_models/memory/memory_model.hpp"
 #include "sim/ir/metrics.hpp"
 
 namespace lightcode::hw {
@@ -27,7 +28,12 @@ class LightcodeCpu final : public HardwareModel {
  public:
   explicit LightcodeCpu(const CpuSpec& spec) : cores_(spec.cores), clock_hz_(spec.clock_hz) {}
 
-  std::string_view family() const override { return "cpu"; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.role = TransferRole::cpu;
+    c.clock_hz = clock_hz_;
+    return c;
+  }
   int unit_count() const override { return cores_; }
   AlgorithmList algorithms(const ir::Node& op) const override {
     AlgorithmList list;
@@ -107,7 +113,14 @@ class LightcodePhu final : public HardwareModel {
   explicit LightcodePhu(const PhuSpec& spec)
       : cores_(spec.cores), multiplex_(spec.multiplex), clock_hz_(spec.clock_hz) {}
 
-  std::string_view family() const override { return "phu"; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.photonic = true;
+    c.residence = Residence::sram;
+    c.role = TransferRole::phu;
+    c.clock_hz = clock_hz_;
+    return c;
+  }
   int unit_count() const override { return static_cast<int>(cores_); }
   AlgorithmList algorithms(const ir::Node& op) const override {
     AlgorithmList list;
@@ -134,10 +147,10 @@ class LightcodePhu final : public HardwareModel {
 // HBM, SRAM and the start pseudo-unit: the original's bookkeeping nodes.
 class LightcodeMemory final : public HardwareModel {
  public:
-  LightcodeMemory(std::string_view family, OpKind first, OpKind second)
-      : family_(family), first_(first), second_(second) {}
+  LightcodeMemory(const Capabilities& capabilities, OpKind first, OpKind second)
+      : capabilities_(capabilities), first_(first), second_(second) {}
 
-  std::string_view family() const override { return family_; }
+  Capabilities capabilities() const override { return capabilities_; }
   int unit_count() const override { return 1; }
   AlgorithmList algorithms(const ir::Node& op) const override {
     AlgorithmList list;
@@ -156,7 +169,7 @@ class LightcodeMemory final : public HardwareModel {
   }
 
  private:
-  std::string_view family_;
+  Capabilities capabilities_;
   OpKind first_;
   OpKind second_;
 };
@@ -171,12 +184,16 @@ std::unique_ptr<HardwareModel> make_lightcode_phu(const PhuSpec& spec) {
 }
 std::unique_ptr<HardwareModel> make_lightcode_memory(const MemorySpec& spec) {
   if (spec.level == MemoryLevel::hbm) {
-    return std::make_unique<LightcodeMemory>("memory", OpKind::memory, OpKind::memory);
+    return std::make_unique<LightcodeMemory>(memory_capabilities(spec.level), OpKind::memory, OpKind::memory);
   }
-  return std::make_unique<LightcodeMemory>("memory", OpKind::sram_split, OpKind::sram_merge);
+  return std::make_unique<LightcodeMemory>(memory_capabilities(spec.level), OpKind::sram_split, OpKind::sram_merge);
 }
 std::unique_ptr<HardwareModel> make_lightcode_start() {
-  return std::make_unique<LightcodeMemory>("start", OpKind::start, OpKind::start);
+  Capabilities c;
+  c.residence = Residence::none;
+  c.role = TransferRole::start;
+  c.category = EnergyCategory::memory;
+  return std::make_unique<LightcodeMemory>(c, OpKind::start, OpKind::start);
 }
 
 }  // namespace lightcode::hw

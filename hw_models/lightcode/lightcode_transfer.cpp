@@ -15,8 +15,8 @@ struct Hop {
 constexpr double kSramCycle = 1.0 / lc::kSramClockHz;
 
 // Direct links of the original, a -> b.
-Hop direct(LightcodeRole a, LightcodeRole b) {
-  using R = LightcodeRole;
+Hop direct(TransferRole a, TransferRole b) {
+  using R = TransferRole;
   if (a == R::hbm && b == R::sram) return {kSramCycle, lc::kHbmToSramPj, true};
   if (a == R::sram && b == R::hbm) return {lc::kHbmWriteSeconds, lc::kSramToHbmPj, true};
   if (a == R::sram && (b == R::cpu || b == R::gpu)) return {kSramCycle, lc::kSramToCpuPj, true};
@@ -28,7 +28,7 @@ Hop direct(LightcodeRole a, LightcodeRole b) {
 
 class LightcodeTransfer final : public TransferModel {
  public:
-  explicit LightcodeTransfer(const std::vector<LightcodeRole>& roles) : n_(roles.size()) {
+  explicit LightcodeTransfer(const std::vector<TransferRole>& roles) : n_(roles.size()) {
     table_.resize(n_ * n_);
     for (size_t a = 0; a < n_; ++a) {
       for (size_t b = 0; b < n_; ++b) table_[a * n_ + b] = route(roles[a], roles[b]);
@@ -47,11 +47,11 @@ class LightcodeTransfer final : public TransferModel {
   }
 
  private:
-  static Hop route(LightcodeRole a, LightcodeRole b) {
-    if (a == LightcodeRole::start) return {0.0, 0.0, true};
+  static Hop route(TransferRole a, TransferRole b) {
+    if (a == TransferRole::start) return {0.0, 0.0, true};
     if (Hop h = direct(a, b); h.exists) return h;
-    const Hop first = a == LightcodeRole::sram ? Hop{0.0, 0.0, true} : direct(a, LightcodeRole::sram);
-    const Hop second = b == LightcodeRole::sram ? Hop{0.0, 0.0, true} : direct(LightcodeRole::sram, b);
+    const Hop first = a == TransferRole::sram ? Hop{0.0, 0.0, true} : direct(a, TransferRole::sram);
+    const Hop second = b == TransferRole::sram ? Hop{0.0, 0.0, true} : direct(TransferRole::sram, b);
     if (!first.exists || !second.exists) {
       // Only `start` as a destination lacks a route; nothing is ever sent to it.
       return {0.0, 0.0, false};
@@ -65,7 +65,7 @@ class LightcodeTransfer final : public TransferModel {
 
 }  // namespace
 
-std::unique_ptr<TransferModel> make_lightcode_transfer(const std::vector<LightcodeRole>& roles) {
+std::unique_ptr<TransferModel> make_lightcode_transfer(const std::vector<TransferRole>& roles) {
   return std::make_unique<LightcodeTransfer>(roles);
 }
 

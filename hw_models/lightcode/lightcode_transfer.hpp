@@ -8,13 +8,12 @@
 #include <memory>
 #include <vector>
 
+#include "hw_models/capabilities.hpp"
 #include "hw_models/transfer_model.hpp"
 
 namespace lightcode::hw {
 
-enum class LightcodeRole : uint8_t { cpu, gpu, phu, hbm, sram, start };
-
-// roles[t] says what unit type t is.
-std::unique_ptr<TransferModel> make_lightcode_transfer(const std::vector<LightcodeRole>& roles);
+// roles[t] says what unit type t is (its model's capabilities().role).
+std::unique_ptr<TransferModel> make_lightcode_transfer(const std::vector<TransferRole>& roles);
 
 }  // namespace lightcode::hw

@@ -9,7 +9,7 @@ class MemoryModel final : public HardwareModel {
  public:
   explicit MemoryModel(const MemorySpec& spec) : spec_(spec) {}
 
-  std::string_view family() const override { return "memory"; }
+  Capabilities capabilities() const override { return memory_capabilities(spec_.level); }
   int unit_count() const override { return 1; }
 
   AlgorithmList algorithms(const ir::Node& op) const override {
@@ -49,6 +49,14 @@ class MemoryModel final : public HardwareModel {
 };
 
 }  // namespace
+
+Capabilities memory_capabilities(MemoryLevel level) {
+  Capabilities c;
+  c.residence = level == MemoryLevel::hbm ? Residence::hbm : Residence::sram;
+  c.role = level == MemoryLevel::hbm ? TransferRole::hbm : TransferRole::sram;
+  c.category = EnergyCategory::memory;
+  return c;
+}
 
 std::unique_ptr<HardwareModel> make_memory_model(const MemorySpec& spec) {
   return std::make_unique<MemoryModel>(spec);

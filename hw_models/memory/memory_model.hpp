@@ -22,6 +22,9 @@ enum MemoryAlgorithm : AlgorithmId {
 };
 
 std::unique_ptr<HardwareModel> make_memory_model(const MemorySpec& spec);
+// What a memory of `level` is to the layers above (HBM keeps tensors; SRAM and buffers hold
+// them on chip); shared with the lightcode profile's memory models.
+Capabilities memory_capabilities(MemoryLevel level);
 std::vector<AlgorithmInfo> memory_algorithms();
 
 }  // namespace lightcode::hw

@@ -1,6 +1,8 @@
 #include "hw_models/memory/memory_spec.hpp"
 
+#include <algorithm>
 #include <string>
+#include <utility>
 
 namespace lightcode::hw {
 
@@ -31,6 +33,12 @@ MemorySpec parse_memory_spec(const ConfigNode& node) {
   s.op_energy_j = node.non_negative_quantity_or("op_energy", Dimension::energy, s.op_energy_j);
   s.static_power_w = node.non_negative_quantity_or("static_power", Dimension::power, 0.0);
   return s;
+}
+
+std::vector<std::string> memory_spec_summary(const ConfigNode& node) {
+  const MemorySpec s = parse_memory_spec(node);
+  return {"bandwidth      " + (s.bandwidth > 0 ? format_quantity(s.bandwidth, Dimension::bandwidth) : "unlimited") +
+          ", capacity " + (s.capacity_bytes > 0 ? format_quantity(s.capacity_bytes, Dimension::data) : "unlimited")};
 }
 
 }  // namespace lightcode::hw

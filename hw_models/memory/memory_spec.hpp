@@ -7,6 +7,7 @@
 //   op_energy: 1 pJ          per sram_split / sram_merge bookkeeping op (default 1 pJ)
 //   static_power: 0 W
 #include <string>
+#include <vector>
 
 #include "sim/core/config.hpp"
 
@@ -28,5 +29,7 @@ struct MemorySpec {
 };
 
 MemorySpec parse_memory_spec(const ConfigNode& node);
+// Derived figures for `lightcode hw show`, one line each.
+std::vector<std::string> memory_spec_summary(const ConfigNode& node);
 
 }  // namespace lightcode::hw

@@ -21,7 +21,14 @@ class PhuModel final : public HardwareModel {
  public:
   explicit PhuModel(const PhuSpec& spec) : spec_(spec) {}
 
-  std::string_view family() const override { return "phu"; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.photonic = true;
+    c.residence = Residence::sram;  // a PHU has no memory of its own
+    c.role = TransferRole::phu;
+    c.clock_hz = spec_.clock_hz;
+    return c;
+  }
   int unit_count() const override { return spec_.cores; }
 
   AlgorithmList algorithms(const ir::Node& op) const override {
@@ -50,10 +57,11 @@ class PhuModel final : public HardwareModel {
                                 spec_.adc.latency_s);
     c.bound = compute_s >= convert_s ? Bound::compute : Bound::conversion;
     const auto macs = static_cast<double>(ir::node_macs(op));
-    c.energy =
-        Energy::from_joules(macs * spec_.energy_per_mac_j +
-                            static_cast<double>(in_samples) * spec_.dac.energy_per_sample_j +
-                            static_cast<double>(out_samples) * spec_.adc.energy_per_sample_j);
+    const double dac_j = static_cast<double>(in_samples) * spec_.dac.energy_per_sample_j;
+    const double adc_j = static_cast<double>(out_samples) * spec_.adc.energy_per_sample_j;
+    // Summed left to right, as the published arithmetic does, so the total is bit-exact.
+    c.energy = Energy::from_joules(macs * spec_.energy_per_mac_j + dac_j + adc_j);
+    c.conversion_energy = Energy::from_joules(dac_j + adc_j);
     c.bytes_read = ir::total_bytes(op.input_types);
     c.bytes_written = ir::total_bytes(op.outputs);
     return c;

@@ -22,6 +22,7 @@
 #include "hw_models/hardware_model.hpp"
 #include "hw_models/phu/phu_spec.hpp"
 #include "hw_models/registry.hpp"
+#include "hw_models/unit_modules.hpp"
 
 namespace lightcode::hw {
 
@@ -30,6 +31,8 @@ enum PhuAlgorithm : AlgorithmId {
 };
 
 std::unique_ptr<HardwareModel> make_phu_model(const PhuSpec& spec);
+// Its SystemC cores (hw_models/phu/sc_phu_core.cpp): one PhuCore per core.
+std::unique_ptr<UnitModules> make_phu_modules(const ModuleContext& context);
 std::vector<AlgorithmInfo> phu_algorithms();
 
 }  // namespace lightcode::hw

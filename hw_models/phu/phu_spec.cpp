@@ -1,6 +1,8 @@
 #include "hw_models/phu/phu_spec.hpp"
 
+#include <algorithm>
 #include <string>
+#include <utility>
 
 namespace lightcode::hw {
 namespace {
@@ -40,6 +42,22 @@ PhuSpec parse_phu_spec(const ConfigNode& node) {
   if (const auto adc = node.find("adc")) s.adc = parse_converter(*adc);
   s.static_power_w = node.non_negative_quantity_or("static_power", Dimension::power, 0.0);
   return s;
+}
+
+std::vector<std::string> phu_spec_summary(const ConfigNode& node) {
+  const PhuSpec s = parse_phu_spec(node);
+  std::vector<std::string> out;
+  out.push_back("photonic MAC/s " + format_quantity(s.cores * s.multiplex * s.clock_hz, Dimension::mac_rate) + " (" +
+                std::to_string(s.cores) + " cores x " + std::to_string(s.multiplex) + " wavelengths x " +
+                format_quantity(s.clock_hz, Dimension::frequency) + ")");
+  for (const auto& [name, c] : {std::pair<const char*, ConverterSpec>{"DAC", s.dac}, {"ADC", s.adc}}) {
+    out.push_back(std::string(name) + "            " +
+                  (c.sample_rate > 0 ? format_quantity(c.sample_rate * c.count, Dimension::sample_rate)
+                                     : std::string("unlimited rate")) +
+                  ", " + format_quantity(c.energy_per_sample_j, Dimension::energy) + "/sample, latency " +
+                  format_quantity(c.latency_s, Dimension::duration));
+  }
+  return out;
 }
 
 }  // namespace lightcode::hw

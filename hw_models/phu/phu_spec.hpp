@@ -8,6 +8,7 @@
 //   static_power: 0 W
 // A sample rate of 0 means unlimited (the original models no conversion bound).
 #include <string>
+#include <vector>
 
 #include "sim/core/config.hpp"
 
@@ -32,5 +33,7 @@ struct PhuSpec {
 };
 
 PhuSpec parse_phu_spec(const ConfigNode& node);
+// Derived figures for `lightcode hw show`, one line each.
+std::vector<std::string> phu_spec_summary(const ConfigNode& node);
 
 }  // namespace lightcode::hw

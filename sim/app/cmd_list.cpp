@@ -8,7 +8,6 @@
 #include "sim/app/commands.hpp"
 #include "sim/app/listing.hpp"
 #include "sim/core/error.hpp"
-#include "sim/core/profile.hpp"
 #include "sim/opt/objective.hpp"
 #include "sim/sched/policy.hpp"
 
@@ -36,7 +35,7 @@ void print_registries(std::ostream& out, const std::string& what) {
   }
   if (all || what == "profiles") {
     if (all) out << "profiles (`profile:`)\n";
-    for (const auto& [name, description] : profile_descriptions()) line(out, all ? 2 : 0, name, description, 12);
+    for (const auto& p : hw::default_registry().profiles()) line(out, all ? 2 : 0, p->name(), p->description(), 12);
   }
   if (all || what == "schedulers") {
     if (all) out << "scheduling policies (`scheduler:`; default: the profile's)\n";

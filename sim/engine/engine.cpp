@@ -13,14 +13,9 @@
 #include <queue>
 #include <set>
 
-#include "hw_models/cpu/sc_cpu_core.hpp"
-#include "hw_models/gpu/gpu_model.hpp"
-#include "hw_models/gpu/sc_gpu.hpp"
 #include "hw_models/link/sc_link.hpp"
-#include "hw_models/memory/memory_spec.hpp"
-#include "hw_models/memory/sc_memory.hpp"
-#include "hw_models/phu/phu_spec.hpp"
-#include "hw_models/phu/sc_phu_core.hpp"
+#include "hw_models/sc_service_unit.hpp"
+#include "hw_models/unit_modules.hpp"
 #include "sim/core/checked.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/output_file.hpp"
@@ -51,16 +46,6 @@ ir::Node as_node(const opt::Task& t) {
   return n;
 }
 
-// Where a task's output lives until its last consumer is done.
-Residence residence_of(const hw::UnitInfo& u) {
-  if (u.family == "start") return Residence::none;
-  if (u.family == "memory") {
-    return hw::parse_memory_spec(u.spec).level == hw::MemoryLevel::hbm ? Residence::hbm : Residence::sram;
-  }
-  if (u.family == "phu") return Residence::sram;  // a PHU has no memory of its own
-  return Residence::hbm;
-}
-
 class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::HopSink {
  public:
   SC_HAS_PROCESS(Engine);
@@ -71,7 +56,6 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
         dispatcher_(policy.dispatcher(graph, sched::unit_instances(system))) {
     const size_t n = tasks_.size();
     result_.schedule.slots.resize(n);
-    result_.conversion_energy_pj.assign(n, 0.0);
     // Consumers of every task, as one flat array (use_begin_[t] .. use_begin_[t + 1]).
     pending_.assign(n, 0);
     use_begin_.assign(n + 1, 0);
@@ -118,7 +102,7 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
       result_.static_energy_pj[t] =
           check_energy(m.static_power_watts() * seconds * m.unit_count() * kPicojoulesPerJoule,
                        [&] { return "static energy of '" + system_.unit(static_cast<hw::UnitType>(t)).name + "'"; });
-      for (const auto& core : phus_[t]) result_.conversion_ps[t] += core->conversion_ps();
+      result_.conversion_ps[t] = modules_[t]->conversion_ps();
     }
     for (const auto& ch : channels_) {
       results::UnitRecord r;
@@ -232,63 +216,31 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     return system_.topology()->route(from.unit, to.unit);
   }
 
+  // Every unit type's modules come from its family's registered factory (hw::UnitModules).
   void elaborate_units() {
     const size_t types = system_.unit_count();
-    units_.resize(types);
-    gpus_.resize(types);
-    phus_.resize(types);
+    modules_.resize(types);
     busy_.resize(types);
     deferred_.resize(types);
     residence_.resize(types);
     for (size_t t = 0; t < types; ++t) {
       const hw::UnitInfo& u = system_.unit(static_cast<hw::UnitType>(t));
-      residence_[t] = residence_of(u);
-      const int count = system_.model(static_cast<hw::UnitType>(t)).unit_count();
-      const auto type = static_cast<int32_t>(t);
-      if (u.family == "gpu") {
-        gpus_[t] = std::make_unique<hw::Gpu>(u.name.c_str(), hw::parse_gpu_spec(u.spec), *this, type);
-        busy_[t].assign(1, 0);
-        deferred_[t].resize(1);
-        continue;
+      const hw::HardwareModel& model = system_.model(static_cast<hw::UnitType>(t));
+      residence_[t] = model.capabilities().residence;
+      if (!u.family || !u.family->make_modules) {
+        throw Error("unit '" + u.name + "' (family '" + (u.family ? u.family->name : std::string("?")) +
+                    "') has no SystemC modules registered: it cannot run at event fidelity");
       }
-      for (int k = 0; k < count; ++k) {
-        const std::string name = u.name + std::to_string(k);
-        std::unique_ptr<hw::ServiceUnit> unit;
-        if (u.family == "phu") {
-          auto core = std::make_unique<hw::PhuCore>(name.c_str(), *this, type, k, hw::parse_phu_spec(u.spec).multiplex);
-          phus_[t].push_back(core.get());
-          unit = std::move(core);
-        } else if (u.family == "memory" && residence_[t] == Residence::hbm) {
-          unit = std::make_unique<hw::Hbm>(name.c_str(), *this, type, k);
-        } else if (u.family == "memory") {
-          unit = std::make_unique<hw::Sram>(name.c_str(), *this, type, k);
-        } else {
-          unit = std::make_unique<hw::CpuCore>(name.c_str(), *this, type, k);
-        }
-        units_[t].push_back(std::move(unit));
-        busy_[t].push_back(0);
-        deferred_[t].emplace_back();
-      }
+      const int count = model.unit_count();
+      modules_[t] = u.family->make_modules(hw::ModuleContext{u.name, static_cast<int32_t>(t), count, model, u.spec, *this});
+      busy_[t].assign(static_cast<size_t>(count), 0);
+      deferred_[t].resize(static_cast<size_t>(count));
     }
     if (!options_.vcd_path.empty()) {
       std::string base = options_.vcd_path;  // SystemC appends ".vcd"
       if (ends_with(base, kVcd)) base.resize(base.size() - kVcd.size());
       vcd_ = sc_core::sc_create_vcd_trace_file(base.c_str());
-      for (auto& type : units_) {
-        for (auto& u : type) {
-          u->trace_signals();
-          sc_core::sc_trace(vcd_, u->busy, u->name());
-        }
-      }
-      for (auto& type : phus_) {
-        for (auto* c : type) sc_core::sc_trace(vcd_, c->converting, std::string(c->name()) + ".converting");
-      }
-      for (auto& g : gpus_) {
-        if (!g) continue;
-        g->trace_signals();
-        sc_core::sc_trace(vcd_, g->busy, g->name());
-        for (auto* sm : g->sms()) sc_core::sc_trace(vcd_, sm->busy, sm->name());
-      }
+      for (auto& m : modules_) m->trace(vcd_);
     }
   }
 
@@ -419,34 +371,7 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     sched::Slot& slot = result_.schedule.slots[static_cast<size_t>(id)];
     slot.instance = instance;
     slot.start = now();
-    if (gpus_[type]) {
-      const auto& gpu = dynamic_cast<const hw::GpuModel&>(system_.model(task.unit));
-      gpus_[type]->start(id, gpu.plan(as_node(task), task.algorithm));
-      return;
-    }
-    hw::ServiceUnit& unit = *units_[type][static_cast<size_t>(instance)];
-    if (!phus_[type].empty()) {
-      auto& core = dynamic_cast<hw::PhuCore&>(unit);
-      core.next_is_conversion_bound(task.cost.bound == hw::Bound::conversion);
-      result_.conversion_energy_pj[static_cast<size_t>(id)] =
-          check_energy(conversion_energy(task, type), [&] { return "conversion energy of task '" + task.name + "'"; });
-    }
-    unit.start(id, task.cost.time.count_ps());
-  }
-
-  double conversion_energy(const opt::Task& task, size_t type) const {
-    if (system_.profile() != Profile::standard) return 0.0;  // lightcode: DAC/ADC sit on the links
-    const hw::PhuSpec spec = phu_spec(type);
-    double in = 0, out = 0;
-    for (const auto& t : task.input_types) in += static_cast<double>(t.shape.elements());
-    for (const auto& t : task.outputs) out += static_cast<double>(t.shape.elements());
-    return (in * spec.dac.energy_per_sample_j + out * spec.adc.energy_per_sample_j) * kPicojoulesPerJoule;
-  }
-
-  const hw::PhuSpec& phu_spec(size_t type) const {
-    auto it = phu_specs_.find(type);
-    if (it == phu_specs_.end()) it = phu_specs_.emplace(type, hw::parse_phu_spec(system_.unit(static_cast<hw::UnitType>(type)).spec)).first;
-    return it->second;
+    modules_[type]->start(instance, id, as_node(task), task.algorithm, task.cost);
   }
 
   const std::vector<opt::Task>& tasks_;
@@ -457,9 +382,7 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
   std::vector<uint32_t> use_begin_;
   std::vector<Use> uses_;
   std::vector<int32_t> pending_;
-  std::vector<std::vector<std::unique_ptr<hw::ServiceUnit>>> units_;
-  std::vector<std::unique_ptr<hw::Gpu>> gpus_;
-  std::vector<std::vector<hw::PhuCore*>> phus_;
+  std::vector<std::unique_ptr<hw::UnitModules>> modules_;  // per unit type
   std::vector<std::unique_ptr<hw::LinkChannel>> channels_;
   const sched::SchedulingPolicy& policy_;
   std::unique_ptr<sched::Dispatcher> dispatcher_;
@@ -474,7 +397,6 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
   int64_t seq_ = 0;
   size_t finished_ = 0;
   std::string failure_;
-  mutable std::map<size_t, hw::PhuSpec> phu_specs_;
   sc_core::sc_event dispatch_ev_;
   sc_core::sc_event arrival_ev_;
   sc_core::sc_trace_file* vcd_ = nullptr;
@@ -522,8 +444,3 @@ EventResult simulate(const opt::TaskGraph& tasks, const hw::System& system, cons
 }
 
 }  // namespace lightcode::engine
-
-// libsystemc.so refers to sc_main (its own main() would call it). LightCode's executables have
-// their own main() and drive the kernel through engine::simulate(); this definition sits here,
-// in the object every engine user links, only to satisfy the linker. It is never called.
-int sc_main(int /*argc*/, char* /*argv*/[]) { return 0; }

@@ -45,7 +45,6 @@ struct EventResult {
   std::vector<results::MemorySample> memory;       // occupancy after every change
   std::vector<TransferRecord> transfers;
   std::vector<double> static_energy_pj;            // per unit type, all instances
-  std::vector<double> conversion_energy_pj;        // per task (PHU DAC/ADC share of its energy)
   std::vector<int64_t> conversion_ps;              // per unit type: conversion-bound busy time
   double elaborate_seconds = 0.0;  // wall time building the modules (informational)
   double run_seconds = 0.0;        // wall time of the kernel run, sc_start (informational)

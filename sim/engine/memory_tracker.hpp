@@ -15,7 +15,7 @@ namespace lightcode::engine {
 
 struct EventResult;
 
-enum class Residence : uint8_t { none, hbm, sram };
+using hw::Residence;
 
 class MemoryTracker {
  public:

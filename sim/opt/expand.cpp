@@ -1,6 +1,5 @@
 #include "sim/opt/expand.hpp"
 
-#include "hw_models/cpu/cpu_spec.hpp"
 #include "sim/core/checked.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/limits.hpp"
@@ -9,9 +8,6 @@ namespace lightcode::opt {
 namespace {
 
 constexpr std::string_view kOperands = "the operand elements of a photonic product";
-
-// SRAM memory clock of the lightcode profile's output write-out rule.
-constexpr double kLightcodeMemoryClockHz = 6e9;
 
 ir::Node synthetic(ir::OpKind kind, std::vector<ir::TensorType> inputs, std::vector<ir::TensorType> outputs) {
   ir::Node n;
@@ -27,16 +23,17 @@ class Expander {
  public:
   Expander(const StackedGraph& stacks, const Partition& part, const Placement& placement)
       : stacks_(stacks), graph_(stacks.graph()), system_(stacks.system()), part_(part),
-        placement_(placement), lightcode_(system_.profile() == Profile::lightcode),
+        placement_(placement), profile_(system_.profile()),
         sram_(system_.find("sram")), start_unit_(system_.find("start")),
         task_of_(graph_.size(), -1), consumers_(graph_.consumers()) {}
 
   TaskGraph run() {
     out_.subgraphs = part_.count;
+    out_.tasks.reserve(graph_.size() + static_cast<size_t>(part_.count));  // expansion adds more
     for (int32_t s = 0; s < part_.count; ++s) {
       subgraph_ = s;
       start_ = -1;
-      if (lightcode_) start_ = add_start(s);
+      if (profile_.start_tasks()) start_ = add_start(s);
       for (ir::NodeId id : part_.members[static_cast<size_t>(s)]) emit(id);
     }
     return std::move(out_);
@@ -74,10 +71,11 @@ class Expander {
   std::vector<TaskInput> inputs_at(ir::NodeId id, hw::UnitType unit) const {
     const ir::Node& node = graph_.node(id);
     std::vector<TaskInput> ins;
+    ins.reserve(node.inputs.size() + 1);
     bool inside = false;
     for (size_t k = 0; k < node.inputs.size(); ++k) {
       const ir::NodeId from = node.inputs[k].node;
-      if (lightcode_ && part_.crosses(id, static_cast<int>(k))) continue;  // fed by start
+      if (start_ >= 0 && part_.crosses(id, static_cast<int>(k))) continue;  // fed by start
       const TaskId producer = task_of_[static_cast<size_t>(from)];
       const hw::UnitType from_unit = out_.tasks[static_cast<size_t>(producer)].unit;
       ins.push_back(TaskInput{producer, stacks_.edge_cost(id, static_cast<int>(k), from_unit, unit)});
@@ -91,7 +89,7 @@ class Expander {
   void emit(ir::NodeId id) {
     const ir::Node& node = graph_.node(id);
     const Candidate& c = chosen(id);
-    if (ir::is_matrix_product(node.kind) && system_.unit(c.unit).family == "phu") {
+    if (ir::is_matrix_product(node.kind) && system_.model(c.unit).capabilities().photonic) {
       emit_photonic(id, c);
       return;
     }
@@ -106,21 +104,20 @@ class Expander {
     t.subgraph = subgraph_;
     t.input_types = node.input_types;
     t.outputs = node.outputs;
-    if (lightcode_ && writes_out_from_sram(id)) {
-      // Quirk: the original times these outputs at the memory clock, on SRAM.
-      const double cpu_clock = hw::parse_cpu_spec(system_.unit(c.unit).spec).clock_hz;
-      t.unit = sram_;
-      t.cost.time = Time::from_seconds(c.cost.time.seconds() * cpu_clock / kLightcodeMemoryClockHz);
+    if (writes_out(id)) {
+      if (const auto on_sram = profile_.graph_output_on_sram(system_.model(c.unit).capabilities(), c.cost.time)) {
+        t.unit = sram_;  // the lightcode profile's quirk
+        t.cost.time = *on_sram;
+      }
     }
     t.inputs = inputs_at(id, t.unit);
     task_of_[static_cast<size_t>(id)] = push(std::move(t));
   }
 
   // A graph output (read by nothing) whose every input crosses an articulation.
-  bool writes_out_from_sram(ir::NodeId id) const {
+  bool writes_out(ir::NodeId id) const {
     const ir::Node& node = graph_.node(id);
     if (!consumers_[static_cast<size_t>(id)].empty() || node.inputs.empty()) return false;
-    if (system_.unit(chosen(id).unit).family != "cpu") return false;
     for (size_t k = 0; k < node.inputs.size(); ++k) {
       if (!part_.crosses(id, static_cast<int>(k))) return false;
     }
@@ -175,8 +172,9 @@ class Expander {
     const ir::TensorType none{ir::Shape{0}, o.dtype};
     const ir::TensorType operands{ir::Shape{checked_add(checked_mul(m, k, kOperands), checked_mul(n, k, kOperands), kOperands)},
                                   a.dtype};
-    const hw::Cost in_link = system_.transfers().estimate(lightcode_ ? none : operands, sram_, c.unit);
-    const hw::Cost out_link = system_.transfers().estimate(lightcode_ ? none : po, c.unit, sram_);
+    const bool move = profile_.expansion_edges_move_data();
+    const hw::Cost in_link = system_.transfers().estimate(move ? operands : none, sram_, c.unit);
+    const hw::Cost out_link = system_.transfers().estimate(move ? po : none, c.unit, sram_);
     std::vector<TaskInput> products;
     for (int64_t i = 0; i < batch; ++i) {
       const TaskId p = push(derived(id, "/mm" + std::to_string(i), product, c.unit, c.algorithm,
@@ -193,7 +191,7 @@ class Expander {
   const hw::System& system_;
   const Partition& part_;
   const Placement& placement_;
-  const bool lightcode_;
+  const hw::Profile& profile_;
   const hw::UnitType sram_;
   const hw::UnitType start_unit_;
   std::vector<TaskId> task_of_;

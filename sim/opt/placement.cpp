@@ -56,7 +56,7 @@ std::string key_of(const SelectionProblem& p) {
 Placement place(const StackedGraph& stacks, const Partition& part, Objective objective,
                 bool use_cache) {
   const ir::Graph& g = stacks.graph();
-  const bool lightcode = stacks.system().profile() == Profile::lightcode;
+  const bool start_tasks = stacks.system().profile().start_tasks();
   Placement out;
   out.choice.assign(g.size(), 0);
   std::vector<int32_t> local(g.size(), -1);  // variable index within the current subgraph
@@ -92,9 +92,9 @@ Placement place(const StackedGraph& stacks, const Partition& part, Objective obj
           p.edges.push_back(std::move(e));
           continue;
         }
-        // From outside this subgraph: the producer's placement is already fixed. In the
-        // lightcode profile an edge that crosses an articulation comes from `start`, free.
-        if (lightcode && part.crosses(id, static_cast<int>(k))) continue;
+        // From outside this subgraph: the producer's placement is already fixed. With start
+        // tasks (the lightcode profile) an edge that crosses an articulation comes from `start`, free.
+        if (start_tasks && part.crosses(id, static_cast<int>(k))) continue;
         const hw::UnitType from_unit = stacks.candidate(from, out.choice[static_cast<size_t>(from)]).unit;
         for (int b = 0; b < nc; ++b) {
           add(costs[static_cast<size_t>(b)], stacks.edge_cost(id, static_cast<int>(k), from_unit, stacks.candidate(id, b).unit));

@@ -56,13 +56,13 @@ void StackedGraph::edge_error(const Error& e, ir::NodeId consumer, int position,
 
 const ir::TensorType& StackedGraph::edge_tensor(ir::NodeId consumer, int position) const {
   const ir::Input& in = graph_->node(consumer).inputs[static_cast<size_t>(position)];
-  const int output = system_->profile() == Profile::lightcode ? 0 : in.output;
+  const int output = system_->profile().input_rule() == ir::InputTypeRule::entry0 ? 0 : in.output;
   return graph_->node(in.node).output(output);
 }
 
 bool StackedGraph::photonic_possible(ir::NodeId id) const {
   for (const Candidate* c = begin(id); c != end(id); ++c) {
-    if (system_->unit(c->unit).family == "phu") return true;
+    if (system_->model(c->unit).capabilities().photonic) return true;
   }
   return false;
 }

@@ -9,7 +9,7 @@
 namespace lightcode::opt {
 namespace {
 
-bool is_photonic(const hw::System& system, const Candidate& c) { return system.unit(c.unit).family == "phu"; }
+bool is_photonic(const hw::System& system, const Candidate& c) { return system.model(c.unit).capabilities().photonic; }
 
 double node_value(const Candidate& c, Objective o) {
   return objective_value(o, c.cost.time.count_ps(), c.cost.energy.picojoules());

@@ -15,18 +15,55 @@ std::vector<int> unit_instances(const hw::System& system) {
   return n;
 }
 
+namespace {
+
+// A plan made up front: every decision is final, so each task's slot follows from it alone.
+Schedule carry_out_plan(const opt::TaskGraph& graph, const SchedulingPolicy& policy, Dispatcher& dispatcher,
+                        Schedule s) {
+  std::vector<bool> decided(graph.tasks.size(), false);
+  size_t count = 0;
+  while (const auto d = dispatcher.next(Time::zero())) {
+    const opt::Task& task = graph.tasks[static_cast<size_t>(d->task)];
+    s.slots[static_cast<size_t>(d->task)] =
+        Slot{d->instance, d->start, d->start.plus(task.cost.time, [&] {
+               return std::string(kScheduleTime) + " at the end of task '" + task.name + "'";
+             })};
+    if (!decided[static_cast<size_t>(d->task)]) ++count;
+    decided[static_cast<size_t>(d->task)] = true;
+  }
+  if (count != graph.tasks.size()) {
+    throw Error("scheduler '" + std::string(policy.name()) + "': " + std::to_string(graph.tasks.size() - count) +
+                " tasks were never decided");
+  }
+  for (const Slot& slot : s.slots) s.makespan = std::max(s.makespan, slot.end);
+  dispatcher.complete(s);
+  return s;
+}
+
+}  // namespace
+
 Schedule schedule(const opt::TaskGraph& graph, const std::vector<int>& instances, const SchedulingPolicy& policy) {
   const auto& tasks = graph.tasks;
   const size_t n = tasks.size();
   const std::unique_ptr<Dispatcher> dispatcher = policy.dispatcher(graph, instances);
   Schedule s;
   s.slots.resize(n);
-  std::vector<std::vector<opt::TaskId>> consumers(n);
+  if (!dispatcher->reacts()) return carry_out_plan(graph, policy, *dispatcher, std::move(s));
+  // Consumers of every task as one flat array: consumers[first[t] .. first[t + 1]).
+  std::vector<uint32_t> first(n + 1, 0);
   std::vector<int32_t> pending(n, 0);
   std::vector<Time> ready_at(n);
   for (size_t i = 0; i < n; ++i) {
     pending[i] = static_cast<int32_t>(tasks[i].inputs.size());
-    for (const auto& in : tasks[i].inputs) consumers[static_cast<size_t>(in.producer)].push_back(static_cast<opt::TaskId>(i));
+    for (const auto& in : tasks[i].inputs) ++first[static_cast<size_t>(in.producer) + 1];
+  }
+  for (size_t i = 0; i < n; ++i) first[i + 1] += first[i];
+  std::vector<opt::TaskId> consumers(first[n]);
+  {
+    std::vector<uint32_t> fill(first.begin(), first.end() - 1);
+    for (size_t i = 0; i < n; ++i) {
+      for (const auto& in : tasks[i].inputs) consumers[fill[static_cast<size_t>(in.producer)]++] = static_cast<opt::TaskId>(i);
+    }
   }
   // Three kinds of event, each a min-heap on (time, task id): a task finishing, a task's last
   // input arriving, a decided task starting later than when it was decided.
@@ -51,7 +88,8 @@ Schedule schedule(const opt::TaskGraph& graph, const std::vector<int>& instances
       finishing.pop();
       ++done;
       dispatcher->finished(id, end);
-      for (opt::TaskId c : consumers[static_cast<size_t>(id)]) {
+      for (uint32_t u = first[static_cast<size_t>(id)]; u < first[static_cast<size_t>(id) + 1]; ++u) {
+        const opt::TaskId c = consumers[u];
         const opt::Task& ct = tasks[static_cast<size_t>(c)];
         for (const auto& in : ct.inputs) {
           if (in.producer != id) continue;

@@ -27,6 +27,7 @@ class LightcodeDispatcher final : public Dispatcher {
 
   void arrived(opt::TaskId, Time) override {}
   void finished(opt::TaskId, Time) override {}
+  bool reacts() const override { return false; }
 
   std::optional<Decision> next(Time) override {
     if (next_ == decisions_.size()) return std::nullopt;

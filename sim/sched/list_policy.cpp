@@ -5,7 +5,6 @@
 // types are served in order. No barriers, no lookahead.
 #include <functional>
 #include <queue>
-#include <set>
 
 #include "sim/sched/policy.hpp"
 
@@ -17,14 +16,14 @@ class ListDispatcher final : public Dispatcher {
   ListDispatcher(const opt::TaskGraph& graph, const std::vector<int>& instances)
       : tasks_(graph.tasks), ready_(instances.size()), free_(instances.size()), instance_of_(graph.tasks.size(), 0) {
     for (size_t t = 0; t < instances.size(); ++t) {
-      for (int k = 0; k < instances[t]; ++k) free_[t].insert(k);
+      for (int k = 0; k < instances[t]; ++k) free_[t].push(k);
     }
   }
 
   void arrived(opt::TaskId task, Time) override { ready_[type_of(task)].push(task); }
 
   void finished(opt::TaskId task, Time) override {
-    free_[type_of(task)].insert(instance_of_[static_cast<size_t>(task)]);
+    free_[type_of(task)].push(instance_of_[static_cast<size_t>(task)]);
   }
 
   std::optional<Decision> next(Time now) override {
@@ -32,8 +31,8 @@ class ListDispatcher final : public Dispatcher {
       if (ready_[t].empty() || free_[t].empty()) continue;
       const opt::TaskId task = ready_[t].top();
       ready_[t].pop();
-      const int32_t instance = *free_[t].begin();
-      free_[t].erase(free_[t].begin());
+      const int32_t instance = free_[t].top();
+      free_[t].pop();
       instance_of_[static_cast<size_t>(task)] = instance;
       return Decision{task, instance, now};
     }
@@ -44,8 +43,10 @@ class ListDispatcher final : public Dispatcher {
   size_t type_of(opt::TaskId task) const { return static_cast<size_t>(tasks_[static_cast<size_t>(task)].unit); }
 
   const std::vector<opt::Task>& tasks_;
-  std::vector<std::priority_queue<opt::TaskId, std::vector<opt::TaskId>, std::greater<>>> ready_;
-  std::vector<std::set<int32_t>> free_;  // free instances per unit type, lowest first
+  template <class T>
+  using MinHeap = std::priority_queue<T, std::vector<T>, std::greater<>>;
+  std::vector<MinHeap<opt::TaskId>> ready_;
+  std::vector<MinHeap<int32_t>> free_;  // free instances per unit type, lowest first
   std::vector<int32_t> instance_of_;
 };
 

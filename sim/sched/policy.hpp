@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/core/named_registry.hpp"
 #include "sim/core/quantity.hpp"
 #include "sim/opt/task_graph.hpp"
 #include "sim/sched/schedule.hpp"
@@ -41,6 +42,10 @@ class Dispatcher {
   virtual void finished(opt::TaskId task, Time at) = 0;
   virtual std::optional<Decision> next(Time now) = 0;
   virtual void complete(Schedule& /*schedule*/) {}
+  // False for a dispatcher whose decisions ignore arrivals and finishes (a plan made up front):
+  // the analytical driver then carries them out without simulating events, which gives the
+  // same timeline; the engine still runs them through its events.
+  virtual bool reacts() const { return true; }
 };
 
 class SchedulingPolicy {
@@ -54,16 +59,8 @@ class SchedulingPolicy {
 };
 
 // Explicit registry (no self-registration): register_policies() adds every policy.
-class PolicyRegistry {
- public:
-  void add(std::unique_ptr<SchedulingPolicy> policy);  // a duplicate name throws
-  const SchedulingPolicy* find(std::string_view name) const;
-  // Throws lightcode::Error naming the unknown policy and listing the known ones.
-  const SchedulingPolicy& at(std::string_view name) const;
-  const std::vector<std::unique_ptr<SchedulingPolicy>>& all() const { return policies_; }
-
- private:
-  std::vector<std::unique_ptr<SchedulingPolicy>> policies_;
+struct PolicyRegistry : NamedRegistry<SchedulingPolicy> {
+  PolicyRegistry() : NamedRegistry("scheduler") {}
 };
 
 // Adds `list` (sim/sched/list_policy.cpp) and `lightcode` (lightcode_policy.cpp).

@@ -246,14 +246,13 @@ double point_cost(const CrossoverScenario& s, const std::string& system, const s
 }
 
 opt::GraphAtLength scenario_graphs(const CrossoverScenario& s) {
-  const auto profile = parse_profile(s.profile);
-  if (!profile) throw Error("unknown profile '" + s.profile + "' (expected default or lightcode)");
+  const hw::Profile& profile = hw::profile_named(s.profile);
   frontend::ModelRequest req;
   req.model = s.model;
   req.stage = s.stage == "decode" ? frontend::Stage::decode : frontend::Stage::prefill;
   req.traced_length = s.traced_length;
   // Same input-type rule as run_point, so the thresholds see the placement's edge tensors.
-  req.input_rule = *profile == Profile::lightcode ? ir::InputTypeRule::entry0 : ir::InputTypeRule::own_entry;
+  req.input_rule = profile.input_rule();
   return [req](int64_t length) {
     frontend::ModelRequest r = req;
     r.length = length;
@@ -264,11 +263,10 @@ opt::GraphAtLength scenario_graphs(const CrossoverScenario& s) {
 CrossoverResult run_crossover(const CrossoverScenario& s, int grid_points) {
   check_range(s.start, s.stop);
   if (s.systems.size() < 2) throw Error("a crossover compares at least two systems");
-  const auto profile = parse_profile(s.profile);
-  if (!profile) throw Error("unknown profile '" + s.profile + "' (expected default or lightcode)");
+  const hw::Profile& profile = hw::profile_named(s.profile);
   CrossoverResult r;
   r.scenario = s;
-  for (const std::string& f : s.systems) r.systems.push_back(SystemRef{hw::System::load(f, *profile).name(), f});
+  for (const std::string& f : s.systems) r.systems.push_back(SystemRef{hw::System::load(f, profile).name(), f});
   for (const std::string& objective : s.objectives) {
     const opt::ObjectiveInfo& info = opt::objective_named(objective);
     const auto t0 = std::chrono::steady_clock::now();
@@ -293,7 +291,7 @@ CrossoverResult run_crossover(const CrossoverScenario& s, int grid_points) {
     r.tables.push_back(std::move(table));
   }
   if (!s.threshold_system.empty()) {
-    const hw::System system = hw::System::load(s.threshold_system, *profile);
+    const hw::System system = hw::System::load(s.threshold_system, profile);
     r.threshold_system = SystemRef{system.name(), s.threshold_system};
     const opt::GraphAtLength graphs = scenario_graphs(s);
     for (const std::string& objective : s.objectives) {

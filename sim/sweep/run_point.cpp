@@ -21,8 +21,6 @@ std::string shapes_text(const std::vector<ir::TensorType>& ts) {
   return s;
 }
 
-bool is_memory_unit(const hw::UnitInfo& u) { return u.family == "memory" || u.family == "start"; }
-
 std::vector<results::TraceTransfer> trace_transfers(const engine::EventResult& event) {
   std::vector<results::TraceTransfer> out;
   out.reserve(event.transfers.size());
@@ -52,9 +50,10 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     const hw::UnitInfo& u = system.unit(t.unit);
     if (t.kind != ir::OpKind::start) ++sum.nodes;
     const double e = t.cost.energy.picojoules();
-    const double conversion = event ? event->conversion_energy_pj[i] : 0.0;
+    const double conversion = t.cost.conversion_energy.picojoules();
+    const bool memory = system.model(t.unit).capabilities().category == hw::EnergyCategory::memory;
     sum.energy_pj += e;
-    rows[{u.name, is_memory_unit(u) ? "memory" : "compute"}] += e - conversion;
+    rows[{u.name, memory ? "memory" : "compute"}] += e - conversion;
     if (conversion > 0.0) rows[{u.name, "conversion"}] += conversion;
     for (const opt::TaskInput& in : t.inputs) {
       const double te = in.transfer.energy.picojoules();
@@ -118,17 +117,16 @@ PointRun run_generation(const PointSpec& point, const PointOptions& options);
 
 PointRun run_point(const PointSpec& point, const PointOptions& options) {
   if (point.stage == "generate") return run_generation(point, options);
-  const auto profile = parse_profile(point.profile);
-  if (!profile) throw Error("unknown profile '" + point.profile + "' (expected default or lightcode)");
+  const hw::Profile& profile = hw::profile_named(point.profile);
   const opt::Objective objective = opt::objective_named(point.objective).id;
   frontend::ModelRequest req;
   req.model = point.model;
   req.stage = point.stage == "decode" ? frontend::Stage::decode : frontend::Stage::prefill;
   req.length = point.sequence_length;
   req.traced_length = point.traced_length;
-  req.input_rule = *profile == Profile::lightcode ? ir::InputTypeRule::entry0 : ir::InputTypeRule::own_entry;
+  req.input_rule = profile.input_rule();
   const ir::Graph graph = frontend::load_model(req);
-  const hw::System system = hw::System::from_config(system_config(point), *profile);
+  const hw::System system = hw::System::from_config(system_config(point), profile);
 
   const opt::StackedGraph stacks(graph, system);
   const opt::Partition part = opt::partition(graph);
@@ -136,7 +134,7 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   PointRun run;
   run.tasks = opt::expand(stacks, part, placement);
   const sched::SchedulingPolicy& policy =
-      sched::default_policies().at(point.scheduler.empty() ? default_scheduler(*profile) : point.scheduler);
+      sched::default_policies().at(point.scheduler.empty() ? profile.default_scheduler() : point.scheduler);
   run.schedule = sched::schedule(run.tasks, sched::unit_instances(system), policy);
 
   results::PointSummary& sum = run.result.summary;
@@ -147,7 +145,7 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   sum.sequence_length = point.sequence_length;
   sum.system = system.name();
   sum.objective = point.objective;
-  sum.profile = std::string(profile_name(*profile));
+  sum.profile = std::string(profile.name());
   sum.fidelity = "analytical";
   sum.subgraphs = part.count;
   sum.subgraphs_solved = placement.solved;
@@ -159,7 +157,7 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
     if (!stacks.photonic_possible(id)) continue;
     ++sum.photonic_possible;
     const opt::Candidate& c = stacks.candidate(id, placement.choice[i]);
-    if (system.unit(c.unit).family == "phu") ++sum.photonic_selected;
+    if (system.model(c.unit).capabilities().photonic) ++sum.photonic_selected;
   }
   if (point.fidelity == "event") {
     sum.fidelity = "event";

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "frontend/load_model.hpp"
+#include "hw_models/registry.hpp"
 #include "sim/opt/objective.hpp"
 #include "sim/sched/policy.hpp"
 #include "sim/core/error.hpp"
@@ -181,8 +182,7 @@ void set_point_field(PointSpec& point, const std::string& key, const ConfigNode&
   } else if (key == "objective") {
     point.objective = registered(value, [](const std::string& n) { opt::objective_named(n); });
   } else if (key == "profile") {
-    point.profile = value.as_string();
-    expect_one_of(value, point.profile, {"default", "lightcode"});
+    point.profile = registered(value, [](const std::string& n) { hw::profile_named(n); });
   } else if (key == "scheduler") {
     point.scheduler = registered(value, [](const std::string& n) { sched::default_policies().at(n); });
   } else if (key == "fidelity") {

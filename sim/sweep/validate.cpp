@@ -8,7 +8,6 @@
 #include "frontend/tvm/tvm_import.hpp"
 #include "hw_models/system.hpp"
 #include "sim/core/error.hpp"
-#include "sim/core/profile.hpp"
 
 namespace lightcode::sweep {
 namespace {
@@ -21,9 +20,7 @@ std::string system_key(const PointSpec& p) {
 }
 
 void check_system(const PointSpec& p) {
-  const auto profile = parse_profile(p.profile);
-  if (!profile) throw Error("unknown profile '" + p.profile + "' (expected default or lightcode)");
-  hw::System::from_config(system_config(p), *profile);
+  hw::System::from_config(system_config(p), hw::profile_named(p.profile));
 }
 
 void check_model(const PointSpec& p) {

@@ -72,7 +72,7 @@ void run(benchmark::State& state, const opt::TaskGraph& tasks, const hw::System&
 // `width` independent chains of `depth` CPU tasks, fanning in to one sink every layer: many
 // ready tasks at once on 56 cores, edges between cores through SRAM.
 void wide_dag(benchmark::State& state) {
-  const hw::System sys = hw::System::load(system_path("h100_sxm_phu.yaml"), Profile::standard);
+  const hw::System sys = hw::System::load(system_path("h100_sxm_phu.yaml"), hw::profile_named("default"));
   const hw::UnitType cpu = sys.find("cpu");
   const int width = 64, depth = static_cast<int>(state.range(0));
   opt::TaskGraph g;
@@ -99,7 +99,7 @@ void llama_prefill(benchmark::State& state) {
   r.model = "llama-2-7b";
   r.length = 4096;
   const ir::Graph graph = frontend::load_model(r);
-  const hw::System sys = hw::System::load(system_path("cpu_phu.yaml"), Profile::standard);
+  const hw::System sys = hw::System::load(system_path("cpu_phu.yaml"), hw::profile_named("default"));
   const opt::StackedGraph stacks(graph, sys);
   const opt::Partition part = opt::partition(graph);
   const opt::TaskGraph tasks = opt::expand(stacks, part, opt::place(stacks, part, opt::Objective::time));

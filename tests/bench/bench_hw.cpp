@@ -117,7 +117,7 @@ void lightcode_phu_estimate(benchmark::State& state) {
 }
 
 void lightcode_transfer_estimate(benchmark::State& state) {
-  using R = hw::LightcodeRole;
+  using R = hw::TransferRole;
   const auto t = hw::make_lightcode_transfer({R::cpu, R::phu, R::hbm, R::sram, R::start});
   const std::vector<ir::Node> ops = gpt2_ops();
   for (auto _ : state) {

@@ -26,11 +26,12 @@ ir::Graph builtin(const char* model, int64_t length) {
   return frontend::load_model(r);
 }
 
-void pipeline(benchmark::State& state, const char* model, const char* system, Profile profile) {
+void pipeline(benchmark::State& state, const char* model, const char* system, const char* profile_name) {
+  const hw::Profile& profile = hw::profile_named(profile_name);
   const ir::Graph g = builtin(model, state.range(0));
   const hw::System sys = hw::System::load(std::string(LIGHTCODE_BENCH_CONFIGS) + "/systems/" + system, profile);
   const std::vector<int> instances = sched::unit_instances(sys);
-  const sched::SchedulingPolicy& policy = sched::default_policies().at(default_scheduler(profile));
+  const sched::SchedulingPolicy& policy = sched::default_policies().at(profile.default_scheduler());
   size_t tasks = 0;
   int64_t makespan = 0;
   for (auto _ : state) {
@@ -52,16 +53,16 @@ void pipeline(benchmark::State& state, const char* model, const char* system, Pr
 
 }  // namespace
 
-BENCHMARK_CAPTURE(pipeline, gpt2_cpu_phu_lightcode, "gpt2", "cpu_phu.yaml", Profile::lightcode)
+BENCHMARK_CAPTURE(pipeline, gpt2_cpu_phu_lightcode, "gpt2", "cpu_phu.yaml", "lightcode")
     ->Arg(1400)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(pipeline, gpt2_cpu_phu_default, "gpt2", "cpu_phu.yaml", Profile::standard)
+BENCHMARK_CAPTURE(pipeline, gpt2_cpu_phu_default, "gpt2", "cpu_phu.yaml", "default")
     ->Arg(1400)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(pipeline, llama_2_7b_gpu_phu_default, "llama-2-7b", "gpu_phu.yaml", Profile::standard)
+BENCHMARK_CAPTURE(pipeline, llama_2_7b_gpu_phu_default, "llama-2-7b", "gpu_phu.yaml", "default")
     ->Arg(4096)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(pipeline, llama_2_7b_cpu_phu_lightcode, "llama-2-7b", "cpu_phu.yaml", Profile::lightcode)
+BENCHMARK_CAPTURE(pipeline, llama_2_7b_cpu_phu_lightcode, "llama-2-7b", "cpu_phu.yaml", "lightcode")
     ->Arg(4096)->Unit(benchmark::kMillisecond);
 // Last, so that its peak RSS is the process's: the largest graph shipped.
-BENCHMARK_CAPTURE(pipeline, llama_2_70b_gpu_phu_default, "llama-2-70b", "gpu_phu.yaml", Profile::standard)
+BENCHMARK_CAPTURE(pipeline, llama_2_70b_gpu_phu_default, "llama-2-70b", "gpu_phu.yaml", "default")
     ->Arg(8192)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 BENCHMARK_MAIN();

@@ -1,7 +1,7 @@
 // The optimizer pipeline of bench_pipeline, run a given number of times: for instruction
 // counts (tests/bench/count_instructions.sh), which are repeatable where wall-clock time on a
 // shared VM is not (±20 % here), so that a change's cost can be measured to a fraction of a
-// percent. Usage: pipeline_driver <model> <length> <system file> <lightcode|default> <runs>
+// percent. Usage: pipeline_driver <model> <length> <system file> <profile> <runs>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -18,17 +18,17 @@ using namespace lightcode;
 
 int main(int argc, char** argv) {
   if (argc != 6) {
-    std::fprintf(stderr, "usage: %s <model> <length> <system file> <lightcode|default> <runs>\n", argv[0]);
+    std::fprintf(stderr, "usage: %s <model> <length> <system file> <profile> <runs>\n", argv[0]);
     return 2;
   }
   frontend::ModelRequest request;
   request.model = argv[1];
   request.length = std::atoll(argv[2]);
   const ir::Graph g = frontend::load_model(request);
-  const Profile profile = std::string(argv[4]) == "lightcode" ? Profile::lightcode : Profile::standard;
+  const hw::Profile& profile = hw::profile_named(argv[4]);
   const hw::System system = hw::System::load(argv[3], profile);
   const std::vector<int> instances = sched::unit_instances(system);
-  const sched::SchedulingPolicy& policy = sched::default_policies().at(default_scheduler(profile));
+  const sched::SchedulingPolicy& policy = sched::default_policies().at(profile.default_scheduler());
   int64_t makespan = 0;
   for (int i = 0, runs = std::atoi(argv[5]); i < runs; ++i) {
     const opt::StackedGraph stacks(g, system);

@@ -27,11 +27,6 @@ void check_route(const sweep::LoadedDispatchTable& t, const std::string& objecti
 
 }  // namespace
 
-// lc_sweep links SystemC (the event engine), whose libsystemc.so refers to sc_main; libFuzzer
-// supplies main, so this is never called.
-extern "C" int sc_main(int, char**) {
-  return 0;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   return fuzz::run(data, size, [](std::string_view text) {

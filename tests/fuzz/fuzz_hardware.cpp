@@ -8,7 +8,7 @@
 
 #include "hw_models/registry.hpp"
 #include "sim/core/config.hpp"
-#include "sim/core/profile.hpp"
+#include "hw_models/registry.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 #include "tests/support/nodes.hpp"
 
@@ -41,10 +41,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!node.is_map() || !node.has("family") || !node.at("family").is_scalar()) return;
     const hw::FamilyInfo* family = hw::default_registry().find(node.at("family").as_string());
     if (!family) return;
-    for (const Profile profile : {Profile::standard, Profile::lightcode}) {
+    for (const hw::Profile* profile : {&hw::profile_named("default"), &hw::profile_named("lightcode")}) {
+      if (!family->make || family->section == hw::Section::internal) break;
       std::unique_ptr<hw::HardwareModel> model;
       try {
-        model = family->make(node, profile);
+        model = family->model_for(*profile)(node);
       } catch (const Error&) {
         continue;  // refused in this profile; the other may accept it
       }
@@ -61,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             fuzz::require_cost(model->estimate(op, id),
                                op.kind_name + " " + op.output().shape.str() + " on " +
                                    family->name + "/" + std::string(model->algorithm_name(id)) +
-                                   " (" + std::string(profile_name(profile)) + ")");
+                                   " (" + std::string(profile->name()) + ")");
           } catch (const Error&) {
             // This op's cost is not representable on this spec; the others may be.
           }

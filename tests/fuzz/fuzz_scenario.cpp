@@ -6,7 +6,7 @@
 #include <string>
 
 #include "sim/core/limits.hpp"
-#include "sim/core/profile.hpp"
+#include "hw_models/registry.hpp"
 #include "sim/sweep/scenario.hpp"
 #include "sim/sweep/validate.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
@@ -44,16 +44,11 @@ void check_point(const sweep::PointSpec& p) {
   fuzz::require(one_of(p.objective, {"time", "energy", "edp"}),
                 at + "objective '" + p.objective + "'");
   fuzz::require(one_of(p.fidelity, {"event", "analytical"}), at + "fidelity '" + p.fidelity + "'");
-  fuzz::require(parse_profile(p.profile).has_value(), at + "profile '" + p.profile + "'");
+  fuzz::require(hw::default_registry().find_profile(p.profile) != nullptr, at + "profile '" + p.profile + "'");
 }
 
 }  // namespace
 
-// lc_sweep links SystemC (the event engine), whose libsystemc.so refers to sc_main; libFuzzer
-// supplies main, so this is never called.
-extern "C" int sc_main(int, char**) {
-  return 0;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string dir = fuzz::source_dir() + "/scenarios";

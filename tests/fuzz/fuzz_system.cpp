@@ -6,7 +6,7 @@
 
 #include "hw_models/system.hpp"
 #include "sim/core/config.hpp"
-#include "sim/core/profile.hpp"
+#include "hw_models/registry.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 #include "tests/support/nodes.hpp"
 
@@ -51,10 +51,10 @@ void exercise(const hw::System& system) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string dir = fuzz::source_dir() + "/configs/systems";
-  for (const Profile profile : {Profile::standard, Profile::lightcode}) {
+  for (const hw::Profile* profile : {&hw::profile_named("default"), &hw::profile_named("lightcode")}) {
     fuzz::run(data, size, [profile](std::string_view text) {
       const ConfigNode node = ConfigNode::parse(text, "<fuzz>/system.yaml", dir);
-      exercise(hw::System::from_config(node, profile));
+      exercise(hw::System::from_config(node, *profile));
     });
   }
   return 0;

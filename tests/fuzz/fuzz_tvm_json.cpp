@@ -23,12 +23,12 @@ constexpr size_t kMaxOptimizedNodes = 200;
 
 const hw::System& cpu_phu() {
   static const hw::System s =
-      hw::System::load(fuzz::source_dir() + "/configs/systems/cpu_phu.yaml", Profile::lightcode);
+      hw::System::load(fuzz::source_dir() + "/configs/systems/cpu_phu.yaml", hw::profile_named("lightcode"));
   return s;
 }
 const hw::System& gpu() {
   static const hw::System s =
-      hw::System::load(fuzz::source_dir() + "/configs/systems/gpu.yaml", Profile::standard);
+      hw::System::load(fuzz::source_dir() + "/configs/systems/gpu.yaml", hw::profile_named("default"));
   return s;
 }
 

@@ -16,6 +16,7 @@
 #include "sim/opt/partition.hpp"
 #include "sim/opt/placement.hpp"
 #include "sim/opt/stacked_graph.hpp"
+#include "sim/ir/metrics.hpp"
 #include "sim/sched/analytical.hpp"
 #include "sim/sweep/run_point.hpp"
 #include "tests/support/nodes.hpp"
@@ -29,7 +30,7 @@ namespace {
 constexpr const char* kMemory =
     "memory:\n  hbm: {from: ../hardware/hbm_lightcode.yaml}\n  sram: {from: ../hardware/sram_lightcode.yaml}\n";
 
-hw::System system_of(const std::string& units, const std::string& links = "", Profile p = Profile::standard) {
+hw::System system_of(const std::string& units, const std::string& links = "", const hw::Profile& p = hw::profile_named("default")) {
   const std::string text = "name: test\nunits:\n" + units + kMemory + (links.empty() ? "" : "links:\n" + links);
   return hw::System::from_config(ConfigNode::parse(text, "test_system.yaml", test::source_dir() + "/configs/systems"), p);
 }
@@ -178,7 +179,7 @@ TEST_CASE("PHU: the DAC-bound case shows conversion time") {
   CHECK(r.schedule.slots[0].end.count_ps() == c.time.count_ps());
   CHECK(c.time.count_ps() == samples * 1000 + 2000);  // 1 ns per sample, plus both latencies
   CHECK(r.conversion_ps[static_cast<size_t>(sys.find("phu"))] == c.time.count_ps());
-  CHECK(r.conversion_energy_pj[0] == doctest::Approx(samples * 3.18 + 64 * 256 * 1.6));
+  CHECK(c.conversion_energy.picojoules() == doctest::Approx(samples * 3.18 + 64 * 256 * 1.6));
 }
 
 namespace {
@@ -193,7 +194,7 @@ void check_parity(const std::string& model, int64_t length, const std::string& s
   sweep::PointOptions o;
   o.engine.contention = false;
   const auto event = sweep::run_point(p, o);
-  const hw::System sys = hw::System::load(p.system, *parse_profile(profile));
+  const hw::System sys = hw::System::load(p.system, hw::profile_named(profile));
   const sched::Schedule analytical =
       sched::schedule(event.tasks, sched::unit_instances(sys), sched::default_policies().at(scheduler));
   REQUIRE(event.schedule.slots.size() == analytical.slots.size());
@@ -329,4 +330,97 @@ TEST_CASE("memory profile: with spill on, an SRAM overflow spills to HBM and the
   }
   CHECK(sram_peak <= 64 * 1024);  // never above capacity: the rest went to HBM
   CHECK(hbm_peak > 0);
+}
+
+namespace {
+
+// A family that exists only in this test: an "NPU" that runs matrix products at a fixed MAC
+// rate and nothing else. New files (here: this class) plus one registration line.
+class NpuModel final : public hw::HardwareModel {
+ public:
+  explicit NpuModel(const ConfigNode& spec) {
+    spec.allow_only({"family", "name", "cores", "mac_rate"});
+    cores_ = static_cast<int>(spec.count("cores", limits::kUnitCount));
+    mac_rate_ = spec.positive_quantity("mac_rate", Dimension::mac_rate);
+  }
+  hw::Capabilities capabilities() const override { return hw::Capabilities{}; }
+  int unit_count() const override { return cores_; }
+  hw::AlgorithmList algorithms(const ir::Node& op) const override {
+    hw::AlgorithmList list;
+    if (ir::is_matrix_product(op.kind)) list.add(0);
+    return list;
+  }
+  std::string_view algorithm_name(hw::AlgorithmId) const override { return "systolic"; }
+  hw::Cost estimate(const ir::Node& op, hw::AlgorithmId) const override {
+    hw::Cost c;
+    c.time = Time::from_seconds(static_cast<double>(ir::node_macs(op)) / mac_rate_);
+    c.energy = Energy::pj(0.01 * static_cast<double>(ir::node_macs(op)));
+    return c;
+  }
+
+ private:
+  int cores_ = 1;
+  double mac_rate_ = 1.0;
+};
+
+std::unique_ptr<hw::HardwareModel> make_npu(const ConfigNode& spec) { return std::make_unique<NpuModel>(spec); }
+
+}  // namespace
+
+TEST_CASE("a test-only hardware family runs end to end: selection, scheduling and the engine") {
+  hw::Registry registry;
+  hw::register_all(registry);
+  registry.add(hw::FamilyInfo{"npu", "test-only NPU", {{"systolic", "matrix products"}}, hw::Section::units, make_npu, {},
+                              hw::make_service_modules, nullptr});  // the one registration line
+  const std::string text =
+      "name: CPU/NPU\nunits:\n  cpu: {from: ../hardware/cpu_lightcode.yaml}\n"
+      "  npu: {family: npu, cores: 2, mac_rate: 50 TMAC/s}\n" + std::string(kMemory) +
+      "links:\n  - {src: hbm, dst: sram, latency: 1 ns, bandwidth: 1 TB/s}\n"
+      "  - {src: sram, dst: cpu, latency: 1 ns, bandwidth: 100 GB/s}\n"
+      "  - {src: sram, dst: npu, latency: 1 ns, bandwidth: 100 GB/s}\n";
+  const hw::System sys = hw::System::from_config(
+      ConfigNode::parse(text, "npu_system.yaml", test::source_dir() + "/configs/systems"), hw::profile_named("default"),
+      registry);
+  frontend::ModelRequest r;
+  r.model = "gpt2";
+  r.length = 64;
+  const ir::Graph g = frontend::load_model(r);
+  const opt::StackedGraph stacks(g, sys);
+  const opt::Partition part = opt::partition(g);
+  const opt::TaskGraph tasks = opt::expand(stacks, part, opt::place(stacks, part, opt::Objective::time));
+  const hw::UnitType npu = sys.find("npu");
+  size_t on_npu = 0;
+  for (const opt::Task& t : tasks.tasks) on_npu += t.unit == npu ? 1 : 0;
+  CHECK(on_npu >= 48);  // the products: faster on the NPU than on one CPU core
+  const sched::Schedule analytical = sched::schedule(tasks, sched::unit_instances(sys), list_policy());
+  engine::EngineOptions o;
+  o.contention = false;
+  const engine::EventResult event = engine::simulate(tasks, sys, o, list_policy());
+  CHECK(event.schedule.makespan == analytical.makespan);
+  CHECK(event.schedule.makespan > Time::zero());
+  size_t differ = 0;
+  for (size_t i = 0; i < tasks.tasks.size(); ++i) {
+    differ += event.schedule.slots[i].start != analytical.slots[i].start ? 1 : 0;
+    if (tasks.tasks[i].unit == npu) CHECK(event.schedule.slots[i].instance < 2);
+  }
+  CHECK(differ == 0);
+}
+
+TEST_CASE("a family without SystemC modules is an error naming it at event fidelity, not a CPU core") {
+  hw::Registry registry;
+  hw::register_all(registry);
+  registry.add(hw::FamilyInfo{"npu", "test-only NPU without modules", {{"systolic", "matrix products"}},
+                              hw::Section::units, make_npu, {}, nullptr, nullptr});
+  const hw::System sys = hw::System::from_config(
+      ConfigNode::parse("name: N\nunits:\n  npu: {family: npu, cores: 1, mac_rate: 1 TMAC/s}\n" + std::string(kMemory),
+                        "npu.yaml", test::source_dir() + "/configs/systems"),
+      hw::profile_named("default"), registry);
+  const ir::Node n = op("dense", {{4, 8}, {8, 8}}, {4, 8});
+  try {
+    engine::simulate(independent(sys, sys.find("npu"), {n}), sys, {}, list_policy());
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) ==
+          "unit 'npu' (family 'npu') has no SystemC modules registered: it cannot run at event fidelity");
+  }
 }

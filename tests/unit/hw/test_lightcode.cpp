@@ -121,7 +121,7 @@ TEST_CASE("memory nodes: no time, 200 pJ per element, SRAM split/merge 1 cycle a
 }
 
 TEST_CASE("every transfer pair: size-independent time, energy per 32-bit number") {
-  using R = LightcodeRole;
+  using R = TransferRole;
   const std::vector<R> roles{R::cpu, R::phu, R::hbm, R::sram, R::start, R::gpu};
   const auto t = make_lightcode_transfer(roles);
   const ir::TensorType tensor{Shape{10, 10}, ir::DType::float32};  // 100 numbers

@@ -14,7 +14,7 @@ using namespace lightcode::hw;
 namespace {
 std::string systems_dir() { return test::source_dir() + "/configs/systems"; }
 
-std::string error_of(const std::string& yaml, Profile profile = Profile::standard) {
+std::string error_of(const std::string& yaml, const hw::Profile& profile = hw::profile_named("default")) {
   try {
     System::from_config(ConfigNode::parse(yaml, "sys.yaml", systems_dir()), profile);
   } catch (const Error& e) {
@@ -38,12 +38,12 @@ TEST_CASE("every shipped system loads in both profiles") {
   int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(systems_dir())) {
     if (entry.path().extension() != ".yaml") continue;
-    for (Profile p : {Profile::standard, Profile::lightcode}) {
+    for (const hw::Profile* p : {&hw::profile_named("default"), &hw::profile_named("lightcode")}) {
       CAPTURE(entry.path().string());
-      const System s = System::load(entry.path().string(), p);
+      const System s = System::load(entry.path().string(), *p);
       CHECK(s.find("hbm") >= 0);
       CHECK(s.find("sram") >= 0);
-      CHECK((s.find("start") >= 0) == (p == Profile::lightcode));
+      CHECK((s.find("start") >= 0) == p->start_tasks());
     }
     ++files;
   }
@@ -51,12 +51,13 @@ TEST_CASE("every shipped system loads in both profiles") {
 }
 
 TEST_CASE("the seed CPU/PHU system: unit types in file order, models by profile") {
-  const System s = System::load(systems_dir() + "/cpu_phu.yaml", Profile::lightcode);
+  const System s = System::load(systems_dir() + "/cpu_phu.yaml", hw::profile_named("lightcode"));
   CHECK(s.name() == "CPU/PHU");
   REQUIRE(s.unit_count() == 5);
   CHECK(s.unit(0).name == "cpu");
   CHECK(s.unit(1).name == "phu");
-  CHECK(s.model(1).family() == "phu");
+  CHECK(s.unit(1).family->name == "phu");
+  CHECK(s.model(1).capabilities().photonic);
   CHECK(s.model(s.find("phu")).unit_count() == 1);
 }
 
@@ -82,15 +83,16 @@ TEST_CASE("an override on top of an inherited unit spec is applied") {
                         "memory:\n  hbm: {from: ../hardware/hbm_lightcode.yaml}\n"
                         "  sram: {from: ../hardware/sram_lightcode.yaml}\n",
                         "sys.yaml", systems_dir()),
-      Profile::lightcode);
+      hw::profile_named("lightcode"));
   CHECK(s.model(s.find("phu")).unit_count() == 8);
 }
 
 TEST_CASE("the lightcode profile validates a system's links too") {
   const std::string sys = "name: L\nunits:\n  cpu: {from: ../hardware/cpu_lightcode.yaml}\nmemory:\n"
                           "  hbm: {from: ../hardware/hbm_lightcode.yaml}\n  sram: {from: ../hardware/sram_lightcode.yaml}\n";
-  for (Profile p : {Profile::lightcode, Profile::standard}) {
-    CAPTURE(profile_name(p));
+  for (const hw::Profile* profile : {&hw::profile_named("lightcode"), &hw::profile_named("default")}) {
+    const hw::Profile& p = *profile;
+    CAPTURE(p.name());
     CHECK(error_of(sys + "links:\n  - {src: sram, dst: cpuu, latency: 1 ns}\n", p).find("cpuu") != std::string::npos);
     CHECK(error_of(sys + "links:\n  - {src: sram, dst: cpu, latncy: 1 ns}\n", p).find("unknown key 'latncy'") !=
           std::string::npos);

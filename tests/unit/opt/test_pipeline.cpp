@@ -29,9 +29,10 @@ ir::Graph gpt2(int64_t seq) {
 
 TEST_CASE("identical subgraphs are solved once, and a cache hit places exactly as a fresh solve") {
   const ir::Graph g = gpt2(150);
-  for (Profile profile : {Profile::lightcode, Profile::standard}) {
+  for (const hw::Profile* p : {&hw::profile_named("lightcode"), &hw::profile_named("default")}) {
+    const hw::Profile& profile = *p;
     for (opt::Objective objective : {opt::Objective::time, opt::Objective::energy, opt::Objective::edp}) {
-      CAPTURE(profile_name(profile));
+      CAPTURE(profile.name());
       CAPTURE(opt::objective_name(objective));
       const hw::System sys = hw::System::load(system_path("cpu_phu"), profile);
       const opt::StackedGraph stacks(g, sys);
@@ -64,7 +65,7 @@ TEST_CASE("GPT-2 partition: articulation cuts, 36 residual and cache-output edge
 
 TEST_CASE("placement and the whole expansion are deterministic") {
   const ir::Graph g = gpt2(64);
-  const hw::System sys = hw::System::load(system_path("gpu_phu"), Profile::standard);
+  const hw::System sys = hw::System::load(system_path("gpu_phu"), hw::profile_named("default"));
   const opt::StackedGraph stacks(g, sys);
   const opt::Partition part = opt::partition(g);
   const opt::Placement a = opt::place(stacks, part, opt::Objective::energy);
@@ -80,7 +81,7 @@ TEST_CASE("placement and the whole expansion are deterministic") {
 
 TEST_CASE("photonic expansion: split, one 2-D product per batch element, merge, readable ids") {
   const ir::Graph g = gpt2(150);
-  const hw::System sys = hw::System::load(system_path("cpu_phu"), Profile::lightcode);
+  const hw::System sys = hw::System::load(system_path("cpu_phu"), hw::profile_named("lightcode"));
   const opt::StackedGraph stacks(g, sys);
   const opt::Partition part = opt::partition(g);
   const opt::TaskGraph tasks = opt::expand(stacks, part, opt::place(stacks, part, opt::Objective::time));
@@ -137,7 +138,7 @@ TEST_CASE("a system with no unit able to run some op names the op and the system
       "name: PHU only\nunits:\n  phu: {from: ../hardware/phu_lightcode.yaml}\nmemory:\n"
       "  hbm: {from: ../hardware/hbm_lightcode.yaml}\n  sram: {from: ../hardware/sram_lightcode.yaml}\n",
       "phu_only.yaml", test::source_dir() + "/configs/systems");
-  const hw::System sys = hw::System::from_config(cfg, Profile::lightcode);
+  const hw::System sys = hw::System::from_config(cfg, hw::profile_named("lightcode"));
   try {
     const opt::StackedGraph stacks(g, sys);
     FAIL("expected an error");

@@ -140,7 +140,7 @@ TEST_CASE("GPT-2 CPU vs CPU/PHU: the dispatch table agrees with run_point either
 
 TEST_CASE("per-op thresholds on CPU/PHU: photonic not cheaper at T-1, cheaper at T, as a full scan finds") {
   const sweep::CrossoverScenario s = gpt2_scenario({"cpu", "cpu_phu"}, {"time"}, 1, 512);
-  const hw::System sys = hw::System::load(system_path("cpu_phu"), Profile::lightcode);
+  const hw::System sys = hw::System::load(system_path("cpu_phu"), hw::profile_named("lightcode"));
   const opt::GraphAtLength graphs = sweep::scenario_graphs(s);
   const auto wins_at = [&](int64_t l, opt::Objective o) {
     const ir::Graph g = graphs(l);

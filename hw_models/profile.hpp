@@ -1,0 +1,62 @@
+#pragma once
+// A profile: the rules a simulation follows beyond the hardware's own cost models, as one
+// registered object (`lightcode list profiles`; a scenario's `profile:`). `default` is
+// physically sound (hw_models/default_profile.cpp); `lightcode` reproduces the original
+// LightCode (hw_models/lightcode/lightcode_profile.cpp, docs/LIGHTCODE_PROFILE.md). Which cost
+// model a family uses under a profile is the family's registration (FamilyInfo::
+// profile_models); everything else a profile changes is asked of it here. Code above
+// hw_models/ asks these questions and never compares a profile's name.
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "hw_models/capabilities.hpp"
+#include "hw_models/link/link_spec.hpp"
+#include "hw_models/transfer_model.hpp"
+#include "sim/core/quantity.hpp"
+#include "sim/ir/graph.hpp"
+
+namespace lightcode::hw {
+
+class Registry;
+struct UnitInfo;
+
+class Profile {
+ public:
+  virtual ~Profile() = default;
+  virtual std::string_view name() const = 0;
+  virtual std::string_view description() const = 0;
+
+  // Graphs: the input type a consumer of a multi-output producer reads (and what a transfer
+  // of that input moves); entry0 is the original's shortcut, every input reading output 0.
+  virtual ir::InputTypeRule input_rule() const { return ir::InputTypeRule::own_entry; }
+
+  // Systems: units every system gets besides its own (the lightcode profile's `start`).
+  virtual void add_units(std::vector<UnitInfo>& /*units*/, const Registry& /*registry*/) const {}
+  // How tensors move between the units' types, from the system's links.
+  virtual std::unique_ptr<TransferModel> make_transfers(const std::vector<UnitInfo>& units,
+                                                        const std::vector<LinkSpec>& links) const = 0;
+  // Whether the links are channels transfers queue on (event fidelity, contention on);
+  // otherwise transfers take their model time.
+  virtual bool links_queue() const { return true; }
+
+  // Optimizer: each subgraph begins with a task on the `start` unit, which feeds every edge
+  // that crosses into the subgraph at no cost (the original's per-subgraph `start` node).
+  virtual bool start_tasks() const { return false; }
+  // Expansion of a photonic product: whether the SRAM split -> product and product -> SRAM
+  // merge edges move the operands and the result (the original charges them nothing).
+  virtual bool expansion_edges_move_data() const { return true; }
+  // A graph output whose every input crosses into its subgraph: the original re-times it on
+  // SRAM. Given the unit it was placed on and its time there, the time on SRAM, or none.
+  virtual std::optional<Time> graph_output_on_sram(const Capabilities& /*unit*/, Time /*time*/) const {
+    return std::nullopt;
+  }
+
+  // Scheduling: the policy used unless a scenario names one (sim/sched/policy.hpp).
+  virtual std::string_view default_scheduler() const { return "list"; }
+};
+
+std::unique_ptr<Profile> make_default_profile();
+
+}  // namespace lightcode::hw

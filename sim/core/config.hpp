@@ -40,6 +40,8 @@ class ConfigNode {
   bool is_null() const;
   const SourcePlace& place() const;  // file, line, column and key path of this value
   const std::string& file() const { return place().file; }
+  // Identity of the value in its tree (ConfigUsage records what was read by it).
+  const void* identity() const { return value_; }
 
   // Mappings.
   bool has(std::string_view key) const;

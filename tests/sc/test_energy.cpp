@@ -41,7 +41,9 @@ sweep::PointSpec gpt2_point(int64_t seq, const std::string& system, const std::s
   return p;
 }
 
-std::string shipped(const std::string& system) { return test::source_dir() + "/configs/systems/" + system + ".yaml"; }
+std::string shipped(const std::string& system) {
+  return test::source_dir() + "/configs/systems/" + system + ".yaml";
+}
 
 Rows report_rows(const results::PointResult& r) {
   Rows rows;
@@ -63,7 +65,9 @@ ir::Node op_of(const ir::Graph& g, const opt::Task& t) {
   return n;
 }
 
-bool is_memory(const std::string& unit) { return unit == "hbm" || unit == "sram"; }
+bool is_memory(const std::string& unit) {
+  return unit == "hbm" || unit == "sram";
+}
 
 void check_rows(const Rows& expected, const Rows& got) {
   for (const auto& [key, e] : expected) {
@@ -101,7 +105,8 @@ void check_breakdown(const sweep::PointSpec& p, double dac_pj, double adc_pj) {
     if (conversion > 0.0) expected[{unit, "conversion"}] += conversion;
     for (const opt::TaskInput& in : t.inputs) {
       const double e = in.transfer.energy.picojoules();
-      const std::string from = sys.unit(run.tasks.tasks[static_cast<size_t>(in.producer)].unit).name;
+      const std::string from =
+          sys.unit(run.tasks.tasks[static_cast<size_t>(in.producer)].unit).name;
       if (e != 0.0) expected[{from + "->" + unit, "data_movement"}] += e;
     }
     if (unit == "phu") {
@@ -148,21 +153,33 @@ struct StaticUnit {
   double watts;
   int instances;
 };
-constexpr StaticUnit kStatic[] = {{"cpu", 2.0, 2}, {"phu", 0.5, 1}, {"sram", 0.25, 1}, {"hbm", 1.5, 1}};
+constexpr StaticUnit kStatic[] = {
+    {"cpu", 2.0, 2}, {"phu", 0.5, 1}, {"sram", 0.25, 1}, {"hbm", 1.5, 1}};
 
 std::string static_power_system(const test::Scratch& s) {
   const std::string hw = test::source_dir() + "/configs/hardware/";
-  return s.file("static.yaml",
-                "name: CPU/PHU static\nunits:\n"
-                "  cpu: {from: " + hw + "cpu_lightcode.yaml, cores: 2, static_power: 2 W}\n"
-                "  phu: {from: " + hw + "phu_lightcode.yaml, static_power: 0.5 W}\n"
-                "memory:\n"
-                "  hbm: {from: " + hw + "hbm_lightcode.yaml, static_power: 1.5 W}\n"
-                "  sram: {from: " + hw + "sram_lightcode.yaml, static_power: 0.25 W}\n"
-                "links:\n"
-                "  - {src: hbm, dst: sram, latency: 1 ns, bandwidth: 1 TB/s, energy_per_bit: 1 pJ/bit}\n"
-                "  - {src: sram, dst: cpu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 0.5 pJ/bit}\n"
-                "  - {src: sram, dst: phu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 0.5 pJ/bit}\n");
+  return s.file(
+      "static.yaml",
+      "name: CPU/PHU static\nunits:\n"
+      "  cpu: {from: " +
+          hw +
+          "cpu_lightcode.yaml, cores: 2, static_power: 2 W}\n"
+          "  phu: {from: " +
+          hw +
+          "phu_lightcode.yaml, static_power: 0.5 W}\n"
+          "memory:\n"
+          "  hbm: {from: " +
+          hw +
+          "hbm_lightcode.yaml, static_power: 1.5 W}\n"
+          "  sram: {from: " +
+          hw +
+          "sram_lightcode.yaml, static_power: 0.25 W}\n"
+          "links:\n"
+          "  - {src: hbm, dst: sram, latency: 1 ns, bandwidth: 1 TB/s, energy_per_bit: 1 pJ/bit}\n"
+          "  - {src: sram, dst: cpu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 0.5 "
+          "pJ/bit}\n"
+          "  - {src: sram, dst: phu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 0.5 "
+          "pJ/bit}\n");
 }
 
 void check_static_power(const std::string& fidelity) {
@@ -202,14 +219,17 @@ void check_static_power(const std::string& fidelity) {
 
 }  // namespace
 
-TEST_CASE("static power at event fidelity: static_power x makespan per unit, in the rows and the total") {
+TEST_CASE(
+    "static power at event fidelity: static_power x makespan per unit, in the rows and the total") {
   check_static_power("event");
 }
 
 // Known gap in sim/sweep/run_point.cpp: fill_report() charges static power only with an engine
 // result, so an analytical point reports no static energy although the docs say the total
 // includes it. Expected to fail until that is fixed; then drop should_fail().
-TEST_CASE("static power at analytical fidelity: static_power x makespan per unit, in the rows and the total" *
-          doctest::should_fail()) {
+TEST_CASE(
+    "static power at analytical fidelity: static_power x makespan per unit, in the rows and the "
+    "total" *
+    doctest::should_fail()) {
   check_static_power("analytical");
 }

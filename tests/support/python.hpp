@@ -24,12 +24,14 @@ inline std::string python() {
 inline void require_python_modules(const std::string& modules) {
   const std::string cmd = "'" + python() + "' -c 'import " + modules + "' >/dev/null 2>&1";
   if (std::system(cmd.c_str()) == 0) return;
-  std::printf("SKIP: %s cannot import %s (Debian: python3-h5py); exiting with %d\n", python().c_str(),
-              modules.c_str(), kSkipExitCode);
+  std::printf("SKIP: %s cannot import %s (Debian: python3-h5py); exiting with %d\n",
+              python().c_str(), modules.c_str(), kSkipExitCode);
   std::fflush(stdout);
   std::exit(kSkipExitCode);
 }
 
-inline void require_h5py() { require_python_modules("h5py"); }
+inline void require_h5py() {
+  require_python_modules("h5py");
+}
 
 }  // namespace lightcode::test

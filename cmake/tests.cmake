@@ -29,6 +29,10 @@ add_subdirectory(tests/unit)
 lightcode_unit_test(regression_seed
   SOURCES tests/regression/test_seed_table.cpp
   LIBS lc_sweep)
+# The default profile's own golden figures (GPT-2 prefill on four systems; one event point).
+lightcode_unit_test(regression_default
+  SOURCES tests/regression/test_default_golden.cpp
+  LIBS lc_sweep)
 
 # SystemC: one process per test case (SystemC elaborates once per process).
 lightcode_unit_test(sc_engine

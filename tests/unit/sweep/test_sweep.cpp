@@ -136,7 +136,7 @@ TEST_CASE("shard 1/2 and 2/2 merged equal the unsharded sweep, point for point")
   for (const auto& p : {s, all, a, b, m1, m2}) std::remove(p.c_str());
 }
 
-TEST_CASE("a crashing worker is recorded; --resume runs only what is not done") {
+TEST_CASE("a crashing worker is recorded, and --resume runs only what is not done") {
   const std::string s = scenario_file("crash", "  sequence_length: [16, 24, 32, 40]\n");
   const std::string out = temp("crash") + ".h5";
   ::setenv("LIGHTCODE_FAULT_CRASH_POINT", "p0002", 1);

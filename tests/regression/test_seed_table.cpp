@@ -1,8 +1,11 @@
 // The seed table (LightCode overview, "Raw sim results"): GPT-2 prefill, time objective,
-// `lightcode` profile, on the TVM graph and on the built-in gpt2. Makespans to the table's
-// 5 decimals, energies within 1e-5 relative (they match to 0.1 pJ), node and photonic counts
-// exactly. GPU rows have no target (the original's GPU code is not public): they are checked
-// to come from the GPU model and printed beside the seed's figures.
+// `lightcode` profile, on the TVM graph and on the built-in gpt2. The published CPU and
+// CPU/PHU rows: makespans to the table's 5 decimals, energies to the table's 0.1 pJ (within
+// 0.05 pJ of the published figure), node and photonic counts exactly.
+// The GPU and GPU/PHU rows are this project's own golden figures, not the paper's: the overview
+// publishes GPU rows (1.46015 s / 0.06096 s), but the original's GPU algorithms are not public
+// and our GPU model does not reproduce them. Checked exactly (makespan in ps, energy within
+// 0.05 pJ, node and photonic counts); a change to the GPU model must update them knowingly.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -30,20 +33,34 @@ constexpr Row kSeed[] = {
     {"cpu_phu", 1400, 1.93061, 1518, 134854955336.6, 73, 73},
     {"cpu_phu", 150, 0.13016, 1518, 46733526484.6, 73, 73},
 };
-constexpr Row kSeedGpu[] = {
-    {"gpu", 1400, 1.46015, 1108, 161867029910.0, 0, 0},
-    {"gpu", 150, 0.06096, 1108, 50208382160.0, 0, 0},
-    {"gpu_phu", 1400, 1.46015, 1108, 161867029910.0, 0, 73},
-    {"gpu_phu", 150, 0.06096, 1108, 50208382160.0, 0, 73},
+// Our figures (taken from this model as golden); the published GPU rows, for reference:
+//   GPU 1400 1.46015 s 161867029910.0 pJ, GPU 150 0.06096 s 50208382160.0 pJ (same for GPU/PHU).
+struct GoldenRow {
+  const char* system;
+  int64_t seq;
+  int64_t makespan_ps;
+  int64_t nodes;
+  double energy_pj;
+  int64_t photonic;
+  int64_t possible;
+};
+constexpr GoldenRow kOurGpu[] = {
+    {"gpu", 1400, 7898169022, 1108, 153072566156.616, 0, 0},
+    {"gpu", 150, 3066825883, 1108, 49529518034.483, 0, 0},
+    {"gpu_phu", 1400, 7898169022, 1108, 153072566156.616, 0, 73},
+    {"gpu_phu", 150, 3066825883, 1108, 49529518034.483, 0, 73},
 };
 
-sweep::PointSpec point(const std::string& model, const Row& row) {
+// Published energies carry one decimal: ours must round to them.
+constexpr double kEnergyTolerancePj = 0.05;
+
+sweep::PointSpec point(const std::string& model, const char* system, int64_t seq) {
   sweep::PointSpec p;
   p.id = "p0";
   p.model = model;
   p.stage = "prefill";
-  p.sequence_length = row.seq;
-  p.system = test::source_dir() + "/configs/systems/" + row.system + ".yaml";
+  p.sequence_length = seq;
+  p.system = test::source_dir() + "/configs/systems/" + system + ".yaml";
   p.objective = "time";
   p.profile = "lightcode";
   p.fidelity = "analytical";  // the published figures are the original's list scheduler's
@@ -56,11 +73,11 @@ void check_row(const std::string& model, const Row& row) {
   CAPTURE(model);
   CAPTURE(row.system);
   CAPTURE(row.seq);
-  const auto run = sweep::run_point(point(model, row));
+  const auto run = sweep::run_point(point(model, row.system, row.seq));
   const auto& s = run.result.summary;
   CHECK(round5(s.makespan_s) == doctest::Approx(row.makespan_s).epsilon(1e-12));
   CHECK(s.nodes == row.nodes);
-  CHECK(s.energy_pj == doctest::Approx(row.energy_pj).epsilon(1e-5));
+  CHECK(std::fabs(s.energy_pj - row.energy_pj) <= kEnergyTolerancePj);
   CHECK(s.photonic_selected == row.photonic);
   CHECK(s.photonic_possible == row.possible);
 }
@@ -77,17 +94,19 @@ TEST_CASE("seed table on the built-in gpt2 (lightcode profile)") {
   for (const Row& row : kSeed) check_row("gpt2", row);
 }
 
-TEST_CASE("GPU rows come from the GPU model, listed beside the seed's figures") {
-  for (const Row& row : kSeedGpu) {
-    const auto run = sweep::run_point(point("gpt2", row));
+TEST_CASE("GPU rows: this project's golden figures from its GPU model (lightcode profile)") {
+  for (const GoldenRow& row : kOurGpu) {
+    CAPTURE(row.system);
+    CAPTURE(row.seq);
+    const auto run = sweep::run_point(point("gpt2", row.system, row.seq));
     const auto& s = run.result.summary;
-    MESSAGE(row.system << " @" << row.seq << ": makespan " << s.makespan_s << " s (seed " << row.makespan_s
-                       << "), energy " << s.energy_pj << " pJ (seed " << row.energy_pj << "), photonic "
-                       << s.photonic_selected << "/" << s.photonic_possible);
+    CHECK(s.makespan_ps == row.makespan_ps);
+    CHECK(std::fabs(s.energy_pj - row.energy_pj) <= kEnergyTolerancePj);
+    CHECK(s.nodes == row.nodes);
+    CHECK(s.photonic_selected == row.photonic);
     CHECK(s.photonic_possible == row.possible);
     bool on_gpu = false;
     for (const auto& t : run.result.tasks) on_gpu = on_gpu || t.hardware == "gpu";
     CHECK(on_gpu);
-    CHECK(s.makespan_s > 0.0);
   }
 }

@@ -6,7 +6,8 @@
 # synthetic-file checks (tests/tools/test_plot_synthetic.py: format 1 and 2 files, PHU scaling
 # facets, crossover brackets, crossover tables (JSON), failed points, error exits).
 # Usage: test_plot.sh <lightcode binary> <source dir>
-# Skips (exit 0) when /usr/bin/python3 cannot import h5py and matplotlib.
+# Skips (exit 77, ctest's SKIP_RETURN_CODE) when /usr/bin/python3 ($LIGHTCODE_TEST_PYTHON if set)
+# cannot import h5py and matplotlib.
 set -euo pipefail
 
 if [ $# -ne 2 ]; then
@@ -15,11 +16,11 @@ if [ $# -ne 2 ]; then
 fi
 BIN=$1
 SRC=$(cd "$2" && pwd)
-PY=/usr/bin/python3
+PY=${LIGHTCODE_TEST_PYTHON:-/usr/bin/python3}
 
 if ! "$PY" -c 'import h5py, matplotlib' 2>/dev/null; then
   echo "SKIP: $PY cannot import h5py and matplotlib (apt-get install python3-h5py python3-matplotlib)"
-  exit 0
+  exit 77
 fi
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/lc_test_plot.XXXXXX")

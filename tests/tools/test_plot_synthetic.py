@@ -20,7 +20,7 @@
      failures.csv and exit status 3.
 
 Usage: test_plot_synthetic.py [SOURCE_DIR]   (default: two levels above this file)
-Exits 0 and prints a skip message when h5py or matplotlib is missing.
+Exits 77 (ctest: skipped) with a SKIP message when h5py or matplotlib is missing.
 """
 import csv
 import importlib.util
@@ -40,7 +40,7 @@ try:
     import matplotlib  # noqa: F401  (plot.py needs it)
 except ImportError as e:
     print("SKIP: %s cannot import h5py/matplotlib: %s" % (sys.executable, e))
-    sys.exit(0)
+    sys.exit(77)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from synthetic_results import point, write_results  # noqa: E402

@@ -14,8 +14,8 @@
   5. the command line prints the points table (exit 0) and exits 2 on a bad file.
 
 Usage: test_results_loader.py [SOURCE_DIR]   (default: two levels above this file)
-Exits 0 with a SKIP message when h5py or pandas is missing (Debian: python3-h5py,
-python3-pandas).
+Exits 77 (ctest: skipped) with a SKIP message when h5py or pandas is missing
+(Debian: python3-h5py, python3-pandas).
 """
 import math
 import os
@@ -30,7 +30,7 @@ try:
     import pandas as pd
 except ImportError as e:
     print("SKIP: %s cannot import h5py/pandas: %s" % (sys.executable, e))
-    sys.exit(0)
+    sys.exit(77)
 
 SRC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
 sys.path.insert(0, os.path.join(SRC, "tools"))

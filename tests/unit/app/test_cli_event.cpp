@@ -33,7 +33,7 @@ std::string slurp(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("event fidelity is the default; the output has no SystemC banner") {
+TEST_CASE("event fidelity is the default, and the output has no SystemC banner") {
   const std::string s = scenario("banner");
   const auto r = run_lightcode("run " + s + " --out " + temp("banner") + ".h5 --details");
   REQUIRE(r.exit_code == 0);

@@ -1,5 +1,5 @@
 // Results writers and reader: HDF5 round trip, reproducible bytes, atomic replacement, what
-// h5py sees, the seed table and the instruction listing.
+// h5py sees (skipped with exit 77 without it), the seed table and the instruction listing.
 #include <doctest/doctest.h>
 #include <unistd.h>
 #if defined(__GLIBC__)
@@ -19,6 +19,7 @@
 #include "sim/results/console_table.hpp"
 #include "sim/results/hdf5_file.hpp"
 #include "sim/results/listing.hpp"
+#include "tests/support/python.hpp"
 
 using namespace lightcode;
 using namespace lightcode::results;
@@ -356,11 +357,7 @@ TEST_CASE("results file: reading a missing or foreign file names it") {
 }
 
 TEST_CASE("results file: h5py reads /summary as a table") {
-  const auto probe = run("/usr/bin/python3 -c 'import h5py, numpy' 2>/dev/null");
-  if (probe.first != 0) {
-    MESSAGE("skipped: /usr/bin/python3 cannot import h5py (Debian package python3-h5py)");
-    return;
-  }
+  test::require_python_modules("h5py, numpy");  // skipped (exit 77) without them
   TempDir dir;
   const EpochGuard epoch("0");
   const std::string path = dir.file("run.h5");
@@ -389,7 +386,7 @@ TEST_CASE("results file: h5py reads /summary as a table") {
           "except ImportError:\n"
           "    pass\n";
   }
-  const auto result = run("/usr/bin/python3 " + script + " " + path + " 2>&1");
+  const auto result = run(test::python() + " " + script + " " + path + " 2>&1");
   const int status = result.first;
   const std::string& out = result.second;
   INFO(out);

@@ -127,7 +127,7 @@ TEST_CASE("a scenario name above the name limit is a clear error") {
             .find("name: a scenario name is 1 to 1024 bytes") != std::string::npos);
 }
 
-TEST_CASE("`scheduler:` names a registered policy; the objective comes from the objective registry") {
+TEST_CASE("`scheduler:` names a registered policy, and the objective comes from the objective registry") {
   const sweep::Scenario s = sweep::load_scenario(write("sched", "scheduler: lightcode\n"));
   CHECK(s.points[0].scheduler == "lightcode");
   CHECK(sweep::load_scenario(write("nosched", "")).points[0].scheduler.empty());  // the profile's default

@@ -1,0 +1,235 @@
+// Energy accounting of a point's report against figures derived here, not by the report code:
+//  - breakdown: every (hardware, category) row equals what the hardware models charge for the
+//    tasks the point ran, each task's op costed again through its unit's cost model (compute
+//    or memory: its energy less conversion; conversion: Cost::conversion_energy), and each
+//    "a->b" data_movement row the transfer energies of the inputs moved from a to b; the rows
+//    add up to the total;
+//  - the PHU conversion row (default profile) equals the DAC/ADC energy of its products from
+//    the unit's converter figures: operand elements x DAC energy + output elements x ADC energy;
+//  - static power: each unit instance's static energy is static_power x makespan (W x ps = pJ),
+//    its breakdown row that times the instances, and the total includes it, at both fidelities.
+// SystemC elaborates once per process: one simulated point per test case (ctest runs each
+// case in its own process).
+#include <doctest/doctest.h>
+
+#include <map>
+#include <utility>
+
+#include "frontend/load_model.hpp"
+#include "hw_models/registry.hpp"
+#include "hw_models/system.hpp"
+#include "sim/sweep/run_point.hpp"
+#include "tests/support/paths.hpp"
+#include "tests/support/scratch.hpp"
+
+using namespace lightcode;
+
+namespace {
+
+using Rows = std::map<std::pair<std::string, std::string>, double>;
+
+sweep::PointSpec gpt2_point(int64_t seq, const std::string& system, const std::string& fidelity,
+                            const std::string& objective = "time") {
+  sweep::PointSpec p;
+  p.id = "p0";
+  p.model = "gpt2";
+  p.sequence_length = seq;
+  p.system = system;
+  p.objective = objective;
+  p.profile = "default";
+  p.fidelity = fidelity;
+  return p;
+}
+
+std::string shipped(const std::string& system) {
+  return test::source_dir() + "/configs/systems/" + system + ".yaml";
+}
+
+Rows report_rows(const results::PointResult& r) {
+  Rows rows;
+  for (const results::EnergyRow& e : r.energy) rows[{e.hardware, e.category}] += e.energy_pj;
+  return rows;
+}
+
+// The op a task runs: its graph node, or, for what expansion adds (SRAM split and merge, one
+// 2-D photonic product), an op built from the task's own kind and shapes.
+ir::Node op_of(const ir::Graph& g, const opt::Task& t) {
+  if (t.node >= 0 && g.node(t.node).kind == t.kind) return g.node(t.node);
+  ir::Node n;
+  n.kind = t.kind;
+  n.kind_name = t.kind_name;
+  n.name = t.name;
+  n.input_types = t.input_types;
+  n.inputs.resize(t.input_types.size());
+  n.outputs = t.outputs;
+  return n;
+}
+
+bool is_memory(const std::string& unit) {
+  return unit == "hbm" || unit == "sram";
+}
+
+void check_rows(const Rows& expected, const Rows& got) {
+  for (const auto& [key, e] : expected) {
+    CAPTURE(key.first);
+    CAPTURE(key.second);
+    REQUIRE(got.count(key) == 1);
+    CHECK(got.at(key) == doctest::Approx(e).epsilon(1e-12));
+  }
+  for (const auto& [key, e] : got) {
+    CAPTURE(key.first);
+    CAPTURE(key.second);
+    CHECK(expected.count(key) == 1);  // no row the models do not charge
+  }
+}
+
+// `dac_pj` and `adc_pj`: the system's PHU converter energies per sample (its hardware file).
+void check_breakdown(const sweep::PointSpec& p, double dac_pj, double adc_pj) {
+  const sweep::PointRun run = sweep::run_point(p);
+  const hw::Profile& profile = hw::profile_named("default");
+  const hw::System sys = hw::System::load(p.system, profile);
+  frontend::ModelRequest req;
+  req.model = p.model;
+  req.length = p.sequence_length;
+  req.input_rule = profile.input_rule();
+  const ir::Graph g = frontend::load_model(req);
+
+  Rows expected;
+  double phu_conversion = 0.0, phu_from_converters = 0.0;
+  size_t phu_tasks = 0;
+  for (const opt::Task& t : run.tasks.tasks) {
+    const std::string unit = sys.unit(t.unit).name;
+    const hw::Cost c = sys.model(t.unit).estimate(op_of(g, t), t.algorithm);
+    const double conversion = c.conversion_energy.picojoules();
+    expected[{unit, is_memory(unit) ? "memory" : "compute"}] += c.energy.picojoules() - conversion;
+    if (conversion > 0.0) expected[{unit, "conversion"}] += conversion;
+    for (const opt::TaskInput& in : t.inputs) {
+      const double e = in.transfer.energy.picojoules();
+      const std::string from =
+          sys.unit(run.tasks.tasks[static_cast<size_t>(in.producer)].unit).name;
+      if (e != 0.0) expected[{from + "->" + unit, "data_movement"}] += e;
+    }
+    if (unit == "phu") {
+      ++phu_tasks;
+      phu_conversion += conversion;
+      phu_from_converters += dac_pj * static_cast<double>(t.input_types[0].shape.elements() +
+                                                          t.input_types[1].shape.elements()) +
+                             adc_pj * static_cast<double>(t.outputs[0].shape.elements());
+    }
+  }
+  REQUIRE(phu_tasks > 0);
+  const Rows got = report_rows(run.result);
+  check_rows(expected, got);
+
+  double total = 0.0;
+  for (const auto& [key, e] : expected) total += e;
+  CHECK(run.result.summary.energy_pj == doctest::Approx(total).epsilon(1e-12));
+
+  CHECK(phu_conversion > 0.0);
+  REQUIRE(got.count({"phu", "conversion"}) == 1);
+  CHECK(got.at({"phu", "conversion"}) == doctest::Approx(phu_conversion).epsilon(1e-12));
+  CHECK(got.at({"phu", "conversion"}) == doctest::Approx(phu_from_converters).epsilon(1e-12));
+}
+
+}  // namespace
+
+TEST_CASE("energy breakdown = the cost models' charges, seed CPU/PHU, time objective") {
+  // phu_lightcode.yaml: DAC 3.18 pJ per operand element, ADC 1.6 pJ per output element.
+  check_breakdown(gpt2_point(150, shipped("cpu_phu"), "event"), 3.18, 1.6);
+}
+
+TEST_CASE("energy breakdown = the cost models' charges, H100-SXM/PHU, energy objective") {
+  // With the time objective the H100 takes every product; the energy objective puts them on
+  // the PHU. phu_lightning.yaml: DAC 3.18 pJ, ADC 3.3 pJ per sample.
+  check_breakdown(gpt2_point(128, shipped("h100_sxm_phu"), "event", "energy"), 3.18, 3.3);
+}
+
+namespace {
+
+// CPU/PHU with static power on every unit: two CPU cores at 2 W each, one PHU core at 0.5 W,
+// SRAM 0.25 W, HBM 1.5 W (binary fractions: W x ps is exact in pJ).
+struct StaticUnit {
+  const char* name;
+  double watts;
+  int instances;
+};
+constexpr StaticUnit kStatic[] = {
+    {"cpu", 2.0, 2}, {"phu", 0.5, 1}, {"sram", 0.25, 1}, {"hbm", 1.5, 1}};
+
+std::string static_power_system(const test::Scratch& s) {
+  const std::string hw = test::source_dir() + "/configs/hardware/";
+  return s.file(
+      "static.yaml",
+      "name: CPU/PHU static\nunits:\n"
+      "  cpu: {from: " +
+          hw +
+          "cpu_lightcode.yaml, cores: 2, static_power: 2 W}\n"
+          "  phu: {from: " +
+          hw +
+          "phu_lightcode.yaml, static_power: 0.5 W}\n"
+          "memory:\n"
+          "  hbm: {from: " +
+          hw +
+          "hbm_lightcode.yaml, static_power: 1.5 W}\n"
+          "  sram: {from: " +
+          hw +
+          "sram_lightcode.yaml, static_power: 0.25 W}\n"
+          "links:\n"
+          "  - {src: hbm, dst: sram, latency: 1 ns, bandwidth: 1 TB/s, energy_per_bit: 1 pJ/bit}\n"
+          "  - {src: sram, dst: cpu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 0.5 "
+          "pJ/bit}\n"
+          "  - {src: sram, dst: phu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 0.5 "
+          "pJ/bit}\n");
+}
+
+void check_static_power(const std::string& fidelity) {
+  test::Scratch s;
+  const sweep::PointRun run = sweep::run_point(gpt2_point(32, static_power_system(s), fidelity));
+  const results::PointSummary& sum = run.result.summary;
+  REQUIRE(sum.fidelity == fidelity);
+  const auto makespan_ps = static_cast<double>(sum.makespan_ps);
+  REQUIRE(makespan_ps > 0.0);
+
+  // Dynamic energy: every task's own and every input transfer's.
+  double dynamic = 0.0;
+  for (const opt::Task& t : run.tasks.tasks) {
+    dynamic += t.cost.energy.picojoules();
+    for (const opt::TaskInput& in : t.inputs) dynamic += in.transfer.energy.picojoules();
+  }
+  double static_total = 0.0;
+  const Rows rows = report_rows(run.result);
+  for (const StaticUnit& u : kStatic) {
+    const std::string unit = u.name;
+    CAPTURE(unit);
+    const double per_instance = u.watts * makespan_ps;  // W x ps = pJ
+    static_total += per_instance * u.instances;
+    const auto row = rows.find({u.name, "static"});
+    REQUIRE(row != rows.end());
+    CHECK(row->second == doctest::Approx(per_instance * u.instances).epsilon(1e-12));
+    int records = 0;
+    for (const results::UnitRecord& rec : run.result.units) {
+      if (rec.kind != "unit" || rec.name != u.name) continue;
+      ++records;
+      CHECK(rec.static_energy_pj == doctest::Approx(per_instance).epsilon(1e-12));
+    }
+    CHECK(records > 0);
+  }
+  CHECK(sum.energy_pj == doctest::Approx(dynamic + static_total).epsilon(1e-12));
+}
+
+}  // namespace
+
+TEST_CASE(
+    "static power at event fidelity: static_power x makespan per unit, in the rows and the total") {
+  check_static_power("event");
+}
+
+// Known gap in sim/sweep/run_point.cpp: fill_report() charges static power only with an engine
+// result, so an analytical point reports no static energy although the docs say the total
+// includes it. Expected to fail until that is fixed; then drop should_fail().
+TEST_CASE(
+    "static power at analytical fidelity: static_power x makespan per unit, in the rows and the "
+    "total" *
+    doctest::should_fail()) {
+  check_static_power("analytical");
+}

@@ -8,7 +8,8 @@
 //              accounting): nowhere, SRAM (a PHU keeps nothing) or HBM;
 //   role       which end of the original's fixed transfer table it is (lightcode profile);
 //   category   which column of the energy breakdown its tasks' energy goes to;
-//   clock_hz   the clock its cycles run at, 0 where it has none (cycle-counting rules).
+//   clock_hz   the clock its cycles run at, 0 where it has none (cycle-counting rules);
+//   capacity_bytes  what a memory can hold at once, 0 for unbounded (the engine's SRAM check).
 #include <cstdint>
 
 namespace lightcode::hw {
@@ -23,6 +24,7 @@ struct Capabilities {
   TransferRole role = TransferRole::cpu;
   EnergyCategory category = EnergyCategory::compute;
   double clock_hz = 0.0;
+  int64_t capacity_bytes = 0;
 };
 
 }  // namespace lightcode::hw

@@ -16,7 +16,7 @@ class DefaultProfile final : public Profile {
            "DAC/ADC rates, static power";
   }
   std::unique_ptr<TransferModel> make_transfers(const std::vector<UnitInfo>& units,
-                                                const std::vector<LinkSpec>& links) const override {
+                                                const std::vector<LinkSpec>& links, ConfigUsage&) const override {
     std::vector<std::string> names;
     for (const UnitInfo& u : units) names.push_back(u.name);
     return make_link_transfer_model(names, links);

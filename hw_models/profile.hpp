@@ -14,6 +14,7 @@
 #include "hw_models/capabilities.hpp"
 #include "hw_models/link/link_spec.hpp"
 #include "hw_models/transfer_model.hpp"
+#include "sim/core/params.hpp"
 #include "sim/core/quantity.hpp"
 #include "sim/ir/graph.hpp"
 
@@ -34,9 +35,14 @@ class Profile {
 
   // Systems: units every system gets besides its own (the lightcode profile's `start`).
   virtual void add_units(std::vector<UnitInfo>& /*units*/, const Registry& /*registry*/) const {}
-  // How tensors move between the units' types, from the system's links.
+  // Whether the system's `links:` are read (a profile with a fixed transfer table has no use
+  // for them, and a key no one reads is an error).
+  virtual bool reads_links() const { return true; }
+  // How tensors move between the units' types, from the system's links. A profile that takes
+  // figures from the units' specs reads them through `usage` (the unread-key check).
   virtual std::unique_ptr<TransferModel> make_transfers(const std::vector<UnitInfo>& units,
-                                                        const std::vector<LinkSpec>& links) const = 0;
+                                                        const std::vector<LinkSpec>& links,
+                                                        ConfigUsage& usage) const = 0;
   // Whether the links are channels transfers queue on (event fidelity, contention on);
   // otherwise transfers take their model time.
   virtual bool links_queue() const { return true; }
@@ -48,8 +54,10 @@ class Profile {
   // merge edges move the operands and the result (the original charges them nothing).
   virtual bool expansion_edges_move_data() const { return true; }
   // A graph output whose every input crosses into its subgraph: the original re-times it on
-  // SRAM. Given the unit it was placed on and its time there, the time on SRAM, or none.
-  virtual std::optional<Time> graph_output_on_sram(const Capabilities& /*unit*/, Time /*time*/) const {
+  // SRAM. Given the unit it was placed on, the SRAM and its time there, the time on SRAM, or
+  // none.
+  virtual std::optional<Time> graph_output_on_sram(const Capabilities& /*unit*/, const Capabilities& /*sram*/,
+                                                   Time /*time*/) const {
     return std::nullopt;
   }
 

@@ -12,12 +12,20 @@
 namespace lightcode::hw {
 namespace {
 
-template <class Spec, Spec (*parse)(const ConfigNode&), std::unique_ptr<HardwareModel> (*make)(const Spec&)>
-std::unique_ptr<HardwareModel> build(const ConfigNode& spec) {
+template <class Spec, Spec (*parse)(const Params&), std::unique_ptr<HardwareModel> (*make)(const Spec&)>
+std::unique_ptr<HardwareModel> build(const Params& spec) {
   return make(parse(spec));
 }
 
-std::unique_ptr<HardwareModel> no_model(const ConfigNode&) { return nullptr; }
+// The CPU's parser has a display mode (`hw show`), so it is not a plain Spec(const Params&).
+std::unique_ptr<HardwareModel> default_cpu(const Params& spec) { return make_cpu_model(parse_cpu_spec(spec)); }
+
+std::unique_ptr<HardwareModel> no_model(const Params&) { return nullptr; }
+
+const ParamTable& start_params() {
+  static const ParamTable table{"start", "The lightcode profile's start pseudo-unit: no keys (never in a file).", {}};
+  return table;
+}
 
 std::vector<std::string> start_summary(const ConfigNode&) {
   return {"pseudo-unit of the lightcode profile: each subgraph's start node"};
@@ -27,23 +35,21 @@ std::vector<std::string> start_summary(const ConfigNode&) {
 
 void register_all(Registry& registry) {
   registry.add(FamilyInfo{"cpu", "CPU cores: per-op cycle models, optional calibrated linear fits",
-                          cpu_algorithms(), Section::units, build<CpuSpec, parse_cpu_spec, make_cpu_model>,
-                          {{"lightcode", build<CpuSpec, parse_cpu_spec, make_lightcode_cpu>}}, make_service_modules,
-                          cpu_spec_summary});
+                          cpu_algorithms(), Section::units, default_cpu,
+                          {{"lightcode", make_lightcode_cpu}}, make_service_modules, cpu_spec_summary, &cpu_params()});
   registry.add(FamilyInfo{"gpu", "H100-like GPU: GPCs > TPCs > SMs, CTA tiling in waves, tensor/CUDA cores, HBM",
                           gpu_algorithms(), Section::units, build<GpuSpec, parse_gpu_spec, make_gpu_model>, {},
-                          make_gpu_modules, gpu_spec_summary});
+                          make_gpu_modules, gpu_spec_summary, &gpu_params()});
   registry.add(FamilyInfo{"phu", "Photonic unit: WDM-multiplexed cores, matrix products only, DAC in / ADC out",
                           phu_algorithms(), Section::units, build<PhuSpec, parse_phu_spec, make_phu_model>,
-                          {{"lightcode", build<PhuSpec, parse_phu_spec, make_lightcode_phu>}}, make_phu_modules,
-                          phu_spec_summary});
+                          {{"lightcode", make_lightcode_phu}}, make_phu_modules, phu_spec_summary, &phu_params()});
   registry.add(FamilyInfo{"memory", "HBM (graph inputs, weights) and SRAM (split/merge of expanded products)",
                           memory_algorithms(), Section::memory, build<MemorySpec, parse_memory_spec, make_memory_model>,
-                          {{"lightcode", build<MemorySpec, parse_memory_spec, make_lightcode_memory>}},
-                          make_service_modules, memory_spec_summary});
+                          {{"lightcode", make_lightcode_memory}}, make_service_modules, memory_spec_summary,
+                          &memory_params()});
   registry.add(FamilyInfo{kStartFamily, "the lightcode profile's per-subgraph start pseudo-unit (internal)",
                           {{"start", "`start` tasks: 10 ns, 0 pJ"}}, Section::internal, no_model, {},
-                          make_service_modules, start_summary});
+                          make_service_modules, start_summary, &start_params()});
   registry.add(make_default_profile());
   registry.add(make_lightcode_profile());
 }

@@ -14,6 +14,7 @@
 #include "hw_models/unit_modules.hpp"
 #include "sim/core/config.hpp"
 #include "sim/core/named_registry.hpp"
+#include "sim/core/params.hpp"
 
 namespace lightcode::hw {
 
@@ -22,7 +23,9 @@ struct AlgorithmInfo {
   std::string description;  // which ops, how
 };
 
-using ModelFactory = std::unique_ptr<HardwareModel> (*)(const ConfigNode& spec);
+// Builds a unit's cost model from its spec, read through the family's parameter table: every
+// key the model uses is read through `spec` (so a key it never reads is reported).
+using ModelFactory = std::unique_ptr<HardwareModel> (*)(const Params& spec);
 // What `lightcode hw show` prints about a unit beside its spec: derived peak rates and the
 // like, one line each ("peak FP32      1.2 TFLOP/s (...)").
 using SpecSummary = std::vector<std::string> (*)(const ConfigNode& spec);
@@ -39,6 +42,7 @@ struct FamilyInfo {
   std::vector<std::pair<std::string, ModelFactory>> profile_models;  // per profile name, if different
   ModuleFactory make_modules = nullptr;                             // its SystemC modules
   SpecSummary summary = nullptr;                                    // `hw show` lines
+  const ParamTable* params = nullptr;  // its keys (docs/CONFIG.md, `hw show`, unread-key check)
 
   // The cost-model factory under `profile`.
   ModelFactory model_for(const Profile& profile) const;

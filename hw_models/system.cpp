@@ -15,7 +15,7 @@ std::string family_list(const Registry& registry, Section section) {
 }
 
 UnitInfo make_unit(const std::string& name, const ConfigNode& spec, Section section, const Profile& profile,
-                   const Registry& registry) {
+                   const Registry& registry, ConfigUsage& usage) {
   if (!spec.is_map()) spec.fail("expected a hardware spec mapping (e.g. {from: ../hardware/cpu.yaml})");
   const std::string family = spec.string("family");
   const FamilyInfo* info = registry.find(family);
@@ -27,53 +27,90 @@ UnitInfo make_unit(const std::string& name, const ConfigNode& spec, Section sect
     spec.fail("family '" + family + "' belongs under `" + (info->section == Section::memory ? "memory" : "units") +
               ":` (there: " + family_list(registry, info->section) + ")");
   }
+  if (!info->params) throw std::logic_error("family '" + family + "' registered without a parameter table");
   UnitInfo u;
   u.name = name;
   u.family = info;
   u.compute = section == Section::units;
-  u.model = info->model_for(profile)(spec);
+  u.model = info->model_for(profile)(Params(spec, *info->params, usage));
   u.spec = spec;
   return u;
 }
 
+// Every key of every unit and of the system itself must have been read by the models and the
+// profile: a figure in a file that nothing uses is a figure a reader would wrongly trust.
+void check_everything_read(const ConfigNode& root, const std::vector<UnitInfo>& units, const Profile& profile,
+                           const ConfigUsage& usage) {
+  for (const UnitInfo& u : units) {
+    if (!u.family || !u.family->params) continue;
+    check_all_read(u.spec, *u.family->params, usage,
+                   "the " + u.family->name + " model of unit '" + u.name + "' under profile '" +
+                       std::string(profile.name()) + "'");
+  }
+  check_all_read(root, system_params(), usage, "profile '" + std::string(profile.name()) + "'");
+}
+
 }  // namespace
+
+const ParamTable& system_params() {
+  static const ParamTable table{
+      "system",
+      "A system (`configs/systems/*.yaml`): the units a graph can be placed on, their memories and the links "
+      "between them. Each unit's spec names its `family:` and is read through that family's table; unit types "
+      "are dense ids in file order (compute units, then memories, then units a profile adds).",
+      {
+          Param::text("name").required().doc("display name"),
+          Param::meta("description").doc("free text"),
+          Param::named("units", nullptr).required().doc("compute units: name -> hardware spec (family cpu, gpu, phu, ...)"),
+          Param::named("memory", nullptr).required().doc("memories: name -> spec (family memory); an `hbm` and an `sram` are required"),
+          Param::tables("links", link_params()).doc("links between units (profiles with a fixed transfer table read none)"),
+      }};
+  return table;
+}
 
 System System::load(const std::string& path, const Profile& profile, const Registry& registry) {
   return from_config(ConfigNode::load_file(path, "system file"), profile, registry);
 }
 
 System System::from_config(const ConfigNode& root, const Profile& profile, const Registry& registry) {
-  root.allow_only({"name", "description", "units", "memory", "links"});
+  ConfigUsage usage;
+  const Params params(root, system_params(), usage);
   System s;
   s.config_ = root;
   s.profile_ = &profile;
-  s.name_ = root.string("name");
-  const ConfigNode units = root.at("units");
-  if (!units.is_map() || units.size() == 0) units.fail("expected at least one compute unit, e.g. {cpu: {from: ...}}");
-  for (const std::string& key : units.keys()) {
-    s.units_.push_back(make_unit(key, units.at(key), Section::units, profile, registry));
+  s.name_ = params.text("name");
+  const auto units = params.named_nodes("units");
+  if (units.empty()) root.at("units").fail("expected at least one compute unit, e.g. {cpu: {from: ...}}");
+  for (const auto& [key, spec] : units) {
+    s.units_.push_back(make_unit(key, spec, Section::units, profile, registry, usage));
   }
   const ConfigNode memory = root.at("memory");
-  if (!memory.is_map()) memory.fail("expected a mapping of memory units, e.g. {hbm: ..., sram: ...}");
-  for (const std::string& key : memory.keys()) {
-    s.units_.push_back(make_unit(key, memory.at(key), Section::memory, profile, registry));
+  for (const auto& [key, spec] : params.named_nodes("memory")) {
+    s.units_.push_back(make_unit(key, spec, Section::memory, profile, registry, usage));
   }
   if (s.find("sram") < 0) memory.fail("a system needs an `sram` memory (transfers without a direct link go through it)");
   if (s.find("hbm") < 0) memory.fail("a system needs an `hbm` memory (graph inputs and weights live there)");
   profile.add_units(s.units_, registry);
 
-  // Links are checked in every profile, whether or not it moves data over them.
-  std::vector<std::string> names;
-  for (const UnitInfo& u : s.units_) names.push_back(u.name);
-  const std::vector<LinkSpec> links = root.has("links") ? parse_links(root.at("links")) : std::vector<LinkSpec>{};
-  const ConfigNode& where = root.has("links") ? root.at("links") : root;
-  try {
-    auto topology = std::make_unique<LinkTopology>(names, links);
-    if (profile.links_queue()) s.topology_ = std::move(topology);
-    s.transfers_ = profile.make_transfers(s.units_, links);
-  } catch (const Error& e) {
-    where.fail(e.what());
+  std::vector<LinkSpec> links;
+  if (profile.reads_links()) {
+    std::vector<std::string> names;
+    for (const UnitInfo& u : s.units_) names.push_back(u.name);
+    links = parse_links(params, "links");
+    try {
+      auto topology = std::make_unique<LinkTopology>(names, links);
+      if (profile.links_queue()) s.topology_ = std::move(topology);
+    } catch (const Error& e) {
+      (root.has("links") ? root.at("links") : root).fail(e.what());
+    }
   }
+  try {
+    s.transfers_ = profile.make_transfers(s.units_, links, usage);
+  } catch (const Error& e) {
+    if (!e.where().file.empty()) throw;
+    (root.has("links") ? root.at("links") : root).fail(e.what());
+  }
+  check_everything_read(root, s.units_, profile, usage);
   return s;
 }
 

@@ -30,6 +30,9 @@ struct UnitInfo {
   ConfigNode spec;                    // resolved spec, for `hw show` and the SystemC modules
 };
 
+// The keys of a system file (a unit's spec is read through its family's table).
+const ParamTable& system_params();
+
 class System {
  public:
   static System load(const std::string& path, const Profile& profile,

@@ -1,15 +1,8 @@
 #pragma once
-// CPU hardware spec, from YAML (family: cpu). Units are strings in the file; SI doubles here.
-//   cores: 1                      clock: 3.208 GHz
-//   vector_flops_per_cycle: 32    per core, FP32 (default 32: AVX2, two 8-wide FMA pipes)
-//   memory_bandwidth: 50 GB/s     whole socket (default 20 GB/s, one DDR4-2666 channel pair)
-//   energy_per_cycle: 1 pJ        element-wise energy per cycle (original: 1 pJ)
-//   energy_per_mac: 0.1 pJ        matrix-product energy per MAC (original: 0.1 pJ)
-//   static_power: 0 W             per core, idle or busy (default 0)
-//   gemm_efficiency: 0.7          fraction of vector peak matrix products reach (default 0.7)
-//   cache: 32 MiB                 last-level cache; splits fits into regimes (default 0 = none)
-//   tdp: 350 W                    package power limit, informational (default 0 = unknown)
-//   fits:                         optional calibrated linear models, time = a * work + b
+// CPU hardware spec, from YAML (family: cpu). Every key is declared once in cpu_params()
+// (cpu_spec.cpp): type and unit, default, meaning; `lightcode hw show` and docs/CONFIG.md print
+// that table. Units are strings in the file; SI doubles here.
+//   fits:   optional calibrated linear models per op kind, time = per_work * work + offset,
 //     dense: {per_work: 6.85e-11 s, offset: 8.26e-7 s, work: macs, points: 49, r2: 0.99,
 //             beyond_cache: {per_work: 3.55e-10 s, offset: -7.06 ms, points: 12, r2: 0.96}}
 // A fit's optional `beyond_cache` regime applies when the op's largest input exceeds `cache`
@@ -20,6 +13,7 @@
 #include <vector>
 
 #include "sim/core/config.hpp"
+#include "sim/core/params.hpp"
 
 namespace lightcode::hw {
 
@@ -49,11 +43,19 @@ struct CpuSpec {
   double static_power_w = 0.0;
   double gemm_efficiency = 0.7;
   double cache_bytes = 0.0;  // 0 = unknown: fits have one regime
-  double tdp_w = 0.0;        // informational
   std::map<std::string, LinearFit> fits;  // by op kind name ("dense", "add", ...)
 };
 
-CpuSpec parse_cpu_spec(const ConfigNode& node);
+// The keys of a `family: cpu` file, and of one entry of its `fits:`.
+const ParamTable& cpu_params();
+const ParamTable& cpu_fit_params();
+
+// Reads every key (the default CPU model uses them all). A fit's beyond_cache regime needs
+// `cache:` (the default model splits by it) unless `for_display` (`hw show` of any profile).
+CpuSpec parse_cpu_spec(const Params& params, bool for_display = false);
+CpuSpec parse_cpu_spec(const ConfigNode& node);  // with a usage record of its own
+// One fit entry; `beyond_cache` is read when present (`none`: no second regime).
+LinearFit parse_fit(const Params& fit, bool has_cache);
 // Derived figures for `lightcode hw show`, one line each.
 std::vector<std::string> cpu_spec_summary(const ConfigNode& node);
 

@@ -7,6 +7,8 @@
 namespace lightcode::hw {
 namespace {
 
+constexpr double kBitsPerByte = 8.0;
+
 // Fractions of peak reached when the `efficiency:` key leaves them out:
 //  tensor 0.8: cuBLAS BF16 GEMMs on H100 SXM measure ~700-800 TFLOP/s of the 989 TFLOP/s
 //     dense peak for large square problems (NVIDIA, "New cuBLAS 12.0 Features and Matrix
@@ -15,90 +17,86 @@ namespace {
 //     anyway, so this rarely decides a time.
 //  hbm 0.9: STREAM-like copy kernels reach ~90 % of HBM3's 3.35 TB/s on H100 SXM
 //     (published microbenchmarks measure ~3.0 TB/s).
-constexpr double kDefaultTensorEfficiency = 0.8;
-constexpr double kDefaultCudaEfficiency = 0.8;
-constexpr double kDefaultHbmEfficiency = 0.9;
-constexpr double kBitsPerByte = 8.0;
-
-int count(const ConfigNode& node, std::string_view key) {
-  return static_cast<int>(node.count(key, limits::kUnitCount));
-}
-
-double fraction(const ConfigNode& node, std::string_view key, double fallback) {
-  if (!node.has(key)) return fallback;
-  const double v = node.positive_double(key);
-  if (v > 1.0) node.at(key).fail("must be a fraction in (0, 1], got " + node.string(key));
-  return v;
+const ParamTable& efficiency_params() {
+  static const ParamTable table{
+      "gpu.efficiency",
+      "Fractions of peak the GPU's kernels reach (defaults: cuBLAS on H100 and STREAM-like copies, see gpu_spec.cpp).",
+      {
+          Param::fraction("tensor").fallback("0.8").doc("tensor-core GEMMs (cuBLAS BF16 on H100 SXM: ~700-800 of 989 TFLOP/s)"),
+          Param::fraction("cuda").fallback("0.8").doc("CUDA-core FP32 FMA streams"),
+          Param::fraction("hbm").fallback("0.9").doc("HBM streams (~3.0 of 3.35 TB/s measured on H100 SXM)"),
+      }};
+  return table;
 }
 
 }  // namespace
 
-GpuSpec parse_gpu_spec(const ConfigNode& node) {
-  node.allow_only({"family", "name", "gpcs", "tpcs_per_gpc", "sms_per_tpc", "fp32_cores_per_sm",
-                   "tensor_cores_per_sm", "clock", "tensor_throughput", "tensor_throughput_sms",
-                   "hbm_bandwidth",
-                   "hbm_capacity", "l2", "launch_overhead", "efficiency", "energy_per_mac",
-                   "energy_per_flop", "hbm_energy_per_bit", "static_power", "tdp"});
-  if (node.has("family") && node.string("family") != "gpu") {
-    node.at("family").fail("expected family 'gpu', got '" + node.string("family") + "'");
-  }
+const ParamTable& gpu_params() {
+  static const ParamTable table{
+      "gpu",
+      "An H100-like GPU (`family: gpu`): GPCs > TPCs > SMs; kernels tiled into CTAs that run in waves on the SMs, "
+      "tensor cores for products of a dtype with a tensor rate, CUDA cores otherwise, HBM traffic per kernel.",
+      {
+          Param::meta("family").doc("`gpu`"),
+          Param::meta("name").doc("display name"),
+          Param::count("gpcs", limits::kUnitCount).required().doc("graphics processing clusters"),
+          Param::count("tpcs_per_gpc", limits::kUnitCount).required().doc("texture processing clusters per GPC"),
+          Param::count("sms_per_tpc", limits::kUnitCount).required().doc("streaming multiprocessors per TPC"),
+          Param::count("fp32_cores_per_sm", limits::kUnitCount).required().doc("FP32 CUDA cores per SM"),
+          Param::quantity("clock", Dimension::frequency).positive().required().doc("SM clock"),
+          Param::named("tensor_throughput", nullptr).doc("dtype -> dense tensor-core FLOP/s of the whole device (float32 = TF32 math)"),
+          Param::count("tensor_throughput_sms", limits::kUnitCount).doc("SMs the tensor figures are quoted for (default: all SMs); the per-SM rate is kept, so fewer SMs mean less peak"),
+          Param::quantity("hbm_bandwidth", Dimension::bandwidth).positive().required().doc("HBM bandwidth"),
+          Param::quantity("launch_overhead", Dimension::duration).fallback("0 s").doc("per kernel, serial on the GPU's timeline"),
+          Param::table("efficiency", efficiency_params()).doc("fractions of peak reached"),
+          Param::quantity("energy_per_mac", Dimension::energy).fallback("0.07 pJ").doc("energy per tensor-core MAC (the seed's 0.07 pJ)"),
+          Param::quantity("energy_per_flop", Dimension::energy).doc("energy per CUDA-core FLOP (default: energy_per_mac / 2, a MAC being two FLOPs)"),
+          Param::quantity("hbm_energy_per_bit", Dimension::energy_per_bit).fallback("0 pJ/bit").doc("HBM access energy per bit moved by a kernel"),
+          Param::quantity("static_power", Dimension::power).fallback("0 W").doc("idle or busy, charged over the makespan"),
+      }};
+  return table;
+}
+
+GpuSpec parse_gpu_spec(const Params& p) {
   GpuSpec s;
-  if (node.has("name")) s.name = node.string("name");
-  s.gpcs = count(node, "gpcs");
-  s.tpcs_per_gpc = count(node, "tpcs_per_gpc");
-  s.sms_per_tpc = count(node, "sms_per_tpc");
+  s.name = p.text_if("name").value_or("");
+  s.gpcs = static_cast<int>(p.count("gpcs"));
+  s.tpcs_per_gpc = static_cast<int>(p.count("tpcs_per_gpc"));
+  s.sms_per_tpc = static_cast<int>(p.count("sms_per_tpc"));
   if (static_cast<int64_t>(s.gpcs) * s.tpcs_per_gpc * s.sms_per_tpc > limits::kUnitCount.value) {
-    node.fail("gpcs * tpcs_per_gpc * sms_per_tpc is above " + std::to_string(limits::kUnitCount.value) + " SMs (" +
-              std::string(limits::kUnitCount.name) + ")");
+    p.node().fail("gpcs * tpcs_per_gpc * sms_per_tpc is above " + std::to_string(limits::kUnitCount.value) + " SMs (" +
+                  std::string(limits::kUnitCount.name) + ")");
   }
-  s.fp32_cores_per_sm = count(node, "fp32_cores_per_sm");
-  s.tensor_cores_per_sm = node.has("tensor_cores_per_sm")
-                              ? static_cast<int>(node.non_negative_int("tensor_cores_per_sm"))
-                              : 0;
-  s.clock_hz = node.positive_quantity("clock", Dimension::frequency);
-  if (const auto tt = node.find("tensor_throughput")) {
-    if (!tt->is_map())
-      tt->fail("expected a mapping of dtype -> FLOP/s, e.g. {bfloat16: 989 TFLOP/s}");
-    for (const std::string& key : tt->keys()) {
-      const auto dtype = ir::parse_dtype(key);
-      if (!dtype)
-        tt->at(key).fail("unknown dtype '" + key +
-                         "' (e.g. float32, bfloat16, float16, float8, int8)");
-      s.tensor_flops[*dtype] = tt->positive_quantity(key, Dimension::flop_rate);
-    }
-  }
-  if (!s.tensor_flops.empty() && s.tensor_cores_per_sm == 0) {
-    node.at("tensor_throughput").fail("tensor throughput given but tensor_cores_per_sm is 0");
+  s.fp32_cores_per_sm = static_cast<int>(p.count("fp32_cores_per_sm"));
+  s.clock_hz = p.quantity("clock");
+  for (const auto& [key, rate] : p.named_nodes("tensor_throughput")) {
+    const auto dtype = ir::parse_dtype(key);
+    if (!dtype) rate.fail("unknown dtype '" + key + "' (e.g. float32, bfloat16, float16, float8, int8)");
+    const double v = rate.as_quantity(Dimension::flop_rate);
+    if (!(v > 0.0)) rate.fail("must be positive, got '" + rate.as_string() + "'");
+    s.tensor_flops[*dtype] = v;
   }
   // The SM count the datasheet figures refer to, so that a config with fewer or more SMs
   // (an override, a sweep) scales the device's tensor rate with them.
-  s.tensor_throughput_sms = node.has("tensor_throughput_sms")
-                                ? static_cast<int>(node.positive_int("tensor_throughput_sms"))
-                                : s.sms();
-  s.hbm_bandwidth = node.positive_quantity("hbm_bandwidth", Dimension::bandwidth);
-  s.hbm_capacity = node.non_negative_quantity_or("hbm_capacity", Dimension::data, 0.0);
-  s.l2_bytes = node.non_negative_quantity_or("l2", Dimension::data, 0.0);
-  s.launch_overhead_s = node.non_negative_quantity_or("launch_overhead", Dimension::duration, 0.0);
-  s.tensor_efficiency = kDefaultTensorEfficiency;
-  s.cuda_efficiency = kDefaultCudaEfficiency;
-  s.hbm_efficiency = kDefaultHbmEfficiency;
-  if (const auto eff = node.find("efficiency")) {
-    eff->allow_only({"tensor", "cuda", "hbm"});
-    s.tensor_efficiency = fraction(*eff, "tensor", s.tensor_efficiency);
-    s.cuda_efficiency = fraction(*eff, "cuda", s.cuda_efficiency);
-    s.hbm_efficiency = fraction(*eff, "hbm", s.hbm_efficiency);
-  }
-  s.energy_per_mac_j =
-      node.non_negative_quantity_or("energy_per_mac", Dimension::energy, s.energy_per_mac_j);
+  s.tensor_throughput_sms = static_cast<int>(p.count_if("tensor_throughput_sms").value_or(s.sms()));
+  s.hbm_bandwidth = p.quantity("hbm_bandwidth");
+  s.launch_overhead_s = p.quantity("launch_overhead");
+  ConfigUsage defaults;  // an absent `efficiency:` reads its table's defaults
+  const Params eff = p.table_if("efficiency").value_or(Params(ConfigNode(), efficiency_params(), defaults));
+  s.tensor_efficiency = eff.fraction("tensor");
+  s.cuda_efficiency = eff.fraction("cuda");
+  s.hbm_efficiency = eff.fraction("hbm");
+  s.energy_per_mac_j = p.quantity("energy_per_mac");
   // A MAC is two FLOPs: without a separate figure a CUDA-core FLOP costs half a MAC.
-  s.energy_per_flop_j =
-      node.non_negative_quantity_or("energy_per_flop", Dimension::energy, s.energy_per_mac_j / 2.0);
-  s.energy_per_hbm_byte_j =
-      kBitsPerByte *
-      node.non_negative_quantity_or("hbm_energy_per_bit", Dimension::energy_per_bit, 0.0);
-  s.static_power_w = node.non_negative_quantity_or("static_power", Dimension::power, 0.0);
-  s.tdp_w = node.non_negative_quantity_or("tdp", Dimension::power, 0.0);
+  s.energy_per_flop_j = p.quantity_if("energy_per_flop").value_or(s.energy_per_mac_j / 2.0);
+  s.energy_per_hbm_byte_j = kBitsPerByte * p.quantity("hbm_energy_per_bit");
+  s.static_power_w = p.quantity("static_power");
   return s;
+}
+
+GpuSpec parse_gpu_spec(const ConfigNode& node) {
+  ConfigUsage usage;
+  return parse_gpu_spec(Params(node, gpu_params(), usage));
 }
 
 std::vector<std::string> gpu_spec_summary(const ConfigNode& node) {
@@ -113,8 +111,7 @@ std::vector<std::string> gpu_spec_summary(const ConfigNode& node) {
     name.resize(std::max<size_t>(name.size(), 9), ' ');
     out.push_back("tensor " + name + format_quantity(rate, Dimension::flop_rate));
   }
-  out.push_back("HBM            " + format_quantity(s.hbm_bandwidth, Dimension::bandwidth) + ", " +
-                format_quantity(s.hbm_capacity, Dimension::data) + "; L2 " + format_quantity(s.l2_bytes, Dimension::data));
+  out.push_back("HBM            " + format_quantity(s.hbm_bandwidth, Dimension::bandwidth));
   return out;
 }
 

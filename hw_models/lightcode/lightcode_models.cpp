@@ -1,6 +1,8 @@
 #include "hw_models/lightcode/lightcode_models.hpp"
 
 #include <cmath>
+#include <optional>
+#include <string>
 
 #include "hw_models/lightcode/lightcode_constants.hpp"
 #include "hw_models/memory/memory_model.hpp"
@@ -24,9 +26,52 @@ Cost make_cost(double seconds, double picojoules, Bound bound) {
   return c;
 }
 
+// One of the original's linear fits, read from the CPU spec's `fits:` (cpu_lightcode.yaml).
+struct LcFit {
+  double per_work_s = 0.0;
+  double offset_s = 0.0;
+  double big_per_work_s = 0.0;  // the regime for ops with an input dim above 50000
+  double big_offset_s = 0.0;
+};
+
+// The original's fits are of fixed form: `add` per output element; dense, batch_matmul and
+// pack per MAC with a second regime. A spec whose fit says otherwise cannot be this model.
+LcFit read_fit(const Params& cpu, const std::string& kind, bool per_mac) {
+  for (const auto& [name, fit] : cpu.named("fits")) {
+    if (name != kind) continue;
+    LcFit f;
+    f.per_work_s = fit.quantity("per_work");
+    f.offset_s = fit.quantity("offset");
+    if ((fit.choice("work") == "macs") != per_mac) {
+      fit.at("work").fail(std::string("the lightcode profile's `") + kind + "` fit counts " +
+                          (per_mac ? "macs" : "elements") + ", as the original's does");
+    }
+    if (!per_mac) return f;
+    const auto big = fit.has("beyond_cache") && fit.at("beyond_cache").is_map() ? fit.table_if("beyond_cache")
+                                                                                 : std::nullopt;
+    if (!big) {
+      fit.node().fail("the lightcode profile needs `beyond_cache:` on the `" + kind +
+                      "` fit: the original's regime for ops with an input dimension above 50000");
+    }
+    f.big_per_work_s = big->quantity("per_work");
+    f.big_offset_s = big->quantity("offset");
+    return f;
+  }
+  cpu.node().fail("the lightcode profile needs `fits: {" + kind + ": ...}`: the original's measured " +
+                  (per_mac ? "matrix-product" : "`add`") + " fit");
+}
+
 class LightcodeCpu final : public HardwareModel {
  public:
-  explicit LightcodeCpu(const CpuSpec& spec) : cores_(spec.cores), clock_hz_(spec.clock_hz) {}
+  explicit LightcodeCpu(const Params& spec)
+      : cores_(static_cast<int>(spec.count("cores"))),
+        clock_hz_(spec.quantity("clock")),
+        energy_per_cycle_pj_(spec.quantity("energy_per_cycle") * kPicojoulesPerJoule),
+        energy_per_mac_pj_(spec.quantity("energy_per_mac") * kPicojoulesPerJoule),
+        add_(read_fit(spec, "add", false)),
+        dense_(read_fit(spec, "dense", true)),
+        matmul_(read_fit(spec, "matmul", true)),
+        pack_(read_fit(spec, "pack", true)) {}
 
   Capabilities capabilities() const override {
     Capabilities c;
@@ -47,15 +92,15 @@ class LightcodeCpu final : public HardwareModel {
     const auto n_out = static_cast<double>(output_elements(op));
     switch (op.kind) {
       case OpKind::add: {
-        const double t = add_seconds(n_out);
-        return make_cost(t, t * clock_hz_ * lc::kCpuEnergyPerCyclePj, Bound::compute);
+        const double t = add_.per_work_s * n_out + add_.offset_s;
+        return make_cost(t, t * clock_hz_ * energy_per_cycle_pj_, Bound::compute);
       }
       case OpKind::dense: case OpKind::matmul: case OpKind::pack: {
+        const LcFit& fit = op.kind == OpKind::dense ? dense_ : op.kind == OpKind::matmul ? matmul_ : pack_;
         const auto macs = static_cast<double>(ir::node_macs(op));
         const bool big = any_input_dim_above(op, lc::kBigMatmulDimension);
-        const double t = big ? lc::kBigMatmulSecondsPerMac * macs + lc::kBigMatmulSecondsOffset
-                             : lc::kMatmulSecondsPerMac * macs + lc::kMatmulSecondsOffset;
-        return make_cost(t, macs * lc::kCpuEnergyPerMacPj, Bound::compute);
+        const double t = big ? fit.big_per_work_s * macs + fit.big_offset_s : fit.per_work_s * macs + fit.offset_s;
+        return make_cost(t, macs * energy_per_mac_pj_, Bound::compute);
       }
       case OpKind::mean: {
         const ir::Shape& in = op.input_type(0).shape;
@@ -63,22 +108,19 @@ class LightcodeCpu final : public HardwareModel {
         // Quirk: mean's energy is not its cycles but 1 pJ per output element, as for the
         // element-wise kinds (the reference calls it "the add formula"; the seed energies are
         // exact only this way).
-        return make_cost(cycles / clock_hz_, n_out * lc::kCpuEnergyPerCyclePj, Bound::compute);
+        return make_cost(cycles / clock_hz_, n_out * energy_per_cycle_pj_, Bound::compute);
       }
       case OpKind::split:
         // TVM's split: one cycle, and no energy (the seed energies are exact only this way).
         return make_cost(1.0 / clock_hz_, 0.0, Bound::latency);
       default: {
         const double cycles = cycles_of(op.kind, n_out);
-        return make_cost(cycles / clock_hz_, cycles * lc::kCpuEnergyPerCyclePj, Bound::compute);
+        return make_cost(cycles / clock_hz_, cycles * energy_per_cycle_pj_, Bound::compute);
       }
     }
   }
 
  private:
-  static double add_seconds(double n_out) {
-    return lc::kAddSecondsPerElement * n_out + lc::kAddSecondsOffset;
-  }
   static bool any_input_dim_above(const ir::Node& op, int64_t limit) {
     for (const auto& t : op.input_types) {
       for (int64_t d : t.shape) {
@@ -106,12 +148,18 @@ class LightcodeCpu final : public HardwareModel {
 
   int cores_;
   double clock_hz_;
+  double energy_per_cycle_pj_;
+  double energy_per_mac_pj_;
+  LcFit add_, dense_, matmul_, pack_;
 };
 
 class LightcodePhu final : public HardwareModel {
  public:
-  explicit LightcodePhu(const PhuSpec& spec)
-      : cores_(spec.cores), multiplex_(spec.multiplex), clock_hz_(spec.clock_hz) {}
+  explicit LightcodePhu(const Params& spec)
+      : cores_(spec.count("cores")),
+        multiplex_(spec.count("multiplex")),
+        clock_hz_(spec.quantity("clock")),
+        energy_per_mac_pj_(spec.quantity("energy_per_mac") * kPicojoulesPerJoule) {}
 
   Capabilities capabilities() const override {
     Capabilities c;
@@ -135,20 +183,23 @@ class LightcodePhu final : public HardwareModel {
     const int64_t per_core = (per_wavelength + cores_ - 1) / cores_;
     const auto cycles = static_cast<double>(per_core * last_input_dim(op));
     const auto macs = static_cast<double>(ir::node_macs(op));
-    return make_cost(cycles / clock_hz_, macs * lc::kPhuEnergyPerMacPj, Bound::compute);
+    return make_cost(cycles / clock_hz_, macs * energy_per_mac_pj_, Bound::compute);
   }
 
  private:
   int64_t cores_;
   int64_t multiplex_;
   double clock_hz_;
+  double energy_per_mac_pj_;
 };
 
 // HBM, SRAM and the start pseudo-unit: the original's bookkeeping nodes.
 class LightcodeMemory final : public HardwareModel {
  public:
-  LightcodeMemory(const Capabilities& capabilities, OpKind first, OpKind second)
-      : capabilities_(capabilities), first_(first), second_(second) {}
+  // `energy_pj`: per element of a `memory` node (HBM), or per op (SRAM, start); `seconds`: per
+  // op (a `memory` node takes none: weights are preloaded).
+  LightcodeMemory(const Capabilities& capabilities, OpKind first, OpKind second, double seconds, double energy_pj)
+      : capabilities_(capabilities), first_(first), second_(second), seconds_(seconds), energy_pj_(energy_pj) {}
 
   Capabilities capabilities() const override { return capabilities_; }
   int unit_count() const override { return 1; }
@@ -161,39 +212,48 @@ class LightcodeMemory final : public HardwareModel {
   Cost estimate(const ir::Node& op, AlgorithmId) const override {
     if (op.kind == OpKind::memory) {
       // Weights are preloaded: no time, but every element is read and moved once.
-      return make_cost(0.0, static_cast<double>(output_elements(op)) * lc::kHbmEnergyPerElementPj,
-                       Bound::memory);
+      return make_cost(0.0, static_cast<double>(output_elements(op)) * energy_pj_, Bound::memory);
     }
-    if (op.kind == OpKind::start) return make_cost(lc::kStartSeconds, lc::kStartEnergyPj, Bound::latency);
-    return make_cost(1.0 / lc::kSramClockHz, lc::kSramOpEnergyPj, Bound::latency);
+    return make_cost(seconds_, energy_pj_, Bound::latency);
   }
 
  private:
   Capabilities capabilities_;
   OpKind first_;
   OpKind second_;
+  double seconds_;
+  double energy_pj_;
 };
 
 }  // namespace
 
-std::unique_ptr<HardwareModel> make_lightcode_cpu(const CpuSpec& spec) {
+std::unique_ptr<HardwareModel> make_lightcode_cpu(const Params& spec) {
   return std::make_unique<LightcodeCpu>(spec);
 }
-std::unique_ptr<HardwareModel> make_lightcode_phu(const PhuSpec& spec) {
+std::unique_ptr<HardwareModel> make_lightcode_phu(const Params& spec) {
   return std::make_unique<LightcodePhu>(spec);
 }
-std::unique_ptr<HardwareModel> make_lightcode_memory(const MemorySpec& spec) {
-  if (spec.level == MemoryLevel::hbm) {
-    return std::make_unique<LightcodeMemory>(memory_capabilities(spec.level), OpKind::memory, OpKind::memory);
+std::unique_ptr<HardwareModel> make_lightcode_memory(const Params& spec) {
+  const std::string level = spec.choice("level");
+  if (level == "hbm") {
+    // A memory node: the preload and the read of every number (160 + 40 pJ).
+    const double pj =
+        spec.quantity("preload_energy") * kPicojoulesPerJoule + spec.quantity("read_energy") * kPicojoulesPerJoule;
+    return std::make_unique<LightcodeMemory>(memory_capabilities(MemoryLevel::hbm), OpKind::memory, OpKind::memory,
+                                             0.0, pj);
   }
-  return std::make_unique<LightcodeMemory>(memory_capabilities(spec.level), OpKind::sram_split, OpKind::sram_merge);
+  if (level != "sram") spec.at("level").fail("the lightcode profile has an hbm and an sram, not a " + level);
+  const double clock_hz = spec.quantity("clock");
+  return std::make_unique<LightcodeMemory>(memory_capabilities(MemoryLevel::sram, clock_hz), OpKind::sram_split,
+                                           OpKind::sram_merge, 1.0 / clock_hz,
+                                           spec.quantity("op_energy") * kPicojoulesPerJoule);
 }
 std::unique_ptr<HardwareModel> make_lightcode_start() {
   Capabilities c;
   c.residence = Residence::none;
   c.role = TransferRole::start;
   c.category = EnergyCategory::memory;
-  return std::make_unique<LightcodeMemory>(c, OpKind::start, OpKind::start);
+  return std::make_unique<LightcodeMemory>(c, OpKind::start, OpKind::start, lc::kStartSeconds, lc::kStartEnergyPj);
 }
 
 }  // namespace lightcode::hw

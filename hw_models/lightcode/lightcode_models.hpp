@@ -1,14 +1,19 @@
 #pragma once
 // Cost models of the `lightcode` profile: exactly the arithmetic of the original
-// (reference/LIGHTCODE_MODEL.md), quirks included. Cores, clocks and multiplex come from the
-// unit's spec so sweeps work; every other figure is the original's constant.
-//   CPU: per-kind cycle counts, the `add` fit, the two matrix-product fits, mean's energy
-//        quirk (1 pJ per output element), TVM split 1 cycle and 0 pJ; kinds the original
-//        does not list cost 1 cycle.
-//   PHU: dense / matmul / pack / matrix_matrix; cycles = ceil(ceil(n_out / multiplex) /
-//        cores) * K; energy = MACs * 0.04 pJ.
-//   Memory: HBM runs `memory` nodes (0 s, 200 pJ per element); SRAM runs split / merge
-//        (1 cycle at 6 GHz, 0 pJ); the start pseudo-unit runs `start` (10 ns, 0 pJ).
+// (reference/LIGHTCODE_MODEL.md), quirks included. Every figure the original takes from its
+// hardware description is read from the unit's spec (configs/hardware/*_lightcode.yaml: one
+// source of truth); only the original's rules stay in lightcode_constants.hpp.
+//   CPU (reads cores, clock, energy_per_cycle, energy_per_mac, fits add/dense/matmul/pack):
+//        per-kind cycle counts, the `add` fit, the matrix-product fits with their second
+//        regime for any input dimension above 50000 (the original's rule, not a cache size),
+//        mean's energy quirk (energy_per_cycle per output element), TVM split 1 cycle and 0 pJ;
+//        kinds the original does not list cost 1 cycle.
+//   PHU (cores, clock, multiplex, energy_per_mac): dense / matmul / pack / matrix_matrix;
+//        cycles = ceil(ceil(n_out / multiplex) / cores) * K; energy = MACs * energy_per_mac.
+//        Its DAC/ADC energies are charged by the transfer table (lightcode_transfer.hpp).
+//   Memory: HBM (preload_energy, read_energy) runs `memory` nodes: 0 s, preload + read per
+//        element; SRAM (clock, op_energy) runs split / merge: 1 cycle, op_energy; the start
+//        pseudo-unit runs `start` (10 ns, 0 pJ).
 // Where the reference and the seed table disagree, the table wins: docs/LIGHTCODE_PROFILE.md.
 #include <memory>
 
@@ -19,9 +24,9 @@
 
 namespace lightcode::hw {
 
-std::unique_ptr<HardwareModel> make_lightcode_cpu(const CpuSpec& spec);
-std::unique_ptr<HardwareModel> make_lightcode_phu(const PhuSpec& spec);
-std::unique_ptr<HardwareModel> make_lightcode_memory(const MemorySpec& spec);
+std::unique_ptr<HardwareModel> make_lightcode_cpu(const Params& spec);
+std::unique_ptr<HardwareModel> make_lightcode_phu(const Params& spec);
+std::unique_ptr<HardwareModel> make_lightcode_memory(const Params& spec);
 std::unique_ptr<HardwareModel> make_lightcode_start();
 
 }  // namespace lightcode::hw

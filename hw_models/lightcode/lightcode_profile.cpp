@@ -31,20 +31,42 @@ class LightcodeProfile final : public Profile {
     units.push_back(std::move(start));
   }
 
-  std::unique_ptr<TransferModel> make_transfers(const std::vector<UnitInfo>& units,
-                                                const std::vector<LinkSpec>&) const override {
+  // The original's fixed table: its hardware figures come from the memories' and the PHU's
+  // specs (hbm/sram read and write energies, the SRAM clock, DAC and ADC energies).
+  std::unique_ptr<TransferModel> make_transfers(const std::vector<UnitInfo>& units, const std::vector<LinkSpec>&,
+                                                ConfigUsage& usage) const override {
     std::vector<TransferRole> roles;
-    for (const UnitInfo& u : units) roles.push_back(u.model->capabilities().role);
-    return make_lightcode_transfer(roles);  // the links are checked, not used
+    LightcodeTransferFigures f;
+    for (const UnitInfo& u : units) {
+      const Capabilities c = u.model->capabilities();
+      roles.push_back(c.role);
+      if (!u.family || !u.family->params) continue;
+      const Params spec(u.spec, *u.family->params, usage);
+      const auto pj = [&](const Params& p, std::string_view key) { return p.quantity(key) * kPicojoulesPerJoule; };
+      if (c.role == TransferRole::hbm) {
+        f.hbm_read_pj = pj(spec, "read_energy");
+        f.hbm_write_pj = pj(spec, "write_energy");
+      } else if (c.role == TransferRole::sram) {
+        f.sram_cycle_s = 1.0 / spec.quantity("clock");
+        f.sram_read_pj = pj(spec, "read_energy");
+        f.sram_write_pj = pj(spec, "write_energy");
+      } else if (c.role == TransferRole::phu) {
+        if (const auto dac = spec.table_if("dac")) f.dac_pj = pj(*dac, "energy_per_sample");
+        if (const auto adc = spec.table_if("adc")) f.adc_pj = pj(*adc, "energy_per_sample");
+      }
+    }
+    return make_lightcode_transfer(roles, f);
   }
+  bool reads_links() const override { return false; }
   bool links_queue() const override { return false; }
   bool start_tasks() const override { return true; }
   bool expansion_edges_move_data() const override { return false; }
 
-  std::optional<Time> graph_output_on_sram(const Capabilities& unit, Time time) const override {
+  std::optional<Time> graph_output_on_sram(const Capabilities& unit, const Capabilities& sram,
+                                           Time time) const override {
     // Quirk: outputs computed on the CPU are timed at the SRAM memory clock instead.
-    if (unit.role != TransferRole::cpu || unit.clock_hz <= 0.0) return std::nullopt;
-    return Time::from_seconds(time.seconds() * unit.clock_hz / lc::kSramClockHz);
+    if (unit.role != TransferRole::cpu || unit.clock_hz <= 0.0 || sram.clock_hz <= 0.0) return std::nullopt;
+    return Time::from_seconds(time.seconds() * unit.clock_hz / sram.clock_hz);
   }
 
   std::string_view default_scheduler() const override { return "lightcode"; }

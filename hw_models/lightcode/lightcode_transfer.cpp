@@ -12,26 +12,31 @@ struct Hop {
   bool exists = false;
 };
 
-constexpr double kSramCycle = 1.0 / lc::kSramClockHz;
-
-// Direct links of the original, a -> b.
-Hop direct(TransferRole a, TransferRole b) {
+// Direct links of the original, a -> b, summed in the reference's order (so the figures are
+// bit-identical to its constants: 12+1+1, 1.6+1+1+12, ...).
+Hop direct(TransferRole a, TransferRole b, const LightcodeTransferFigures& f) {
   using R = TransferRole;
-  if (a == R::hbm && b == R::sram) return {kSramCycle, lc::kHbmToSramPj, true};
-  if (a == R::sram && b == R::hbm) return {lc::kHbmWriteSeconds, lc::kSramToHbmPj, true};
-  if (a == R::sram && (b == R::cpu || b == R::gpu)) return {kSramCycle, lc::kSramToCpuPj, true};
-  if ((a == R::cpu || a == R::gpu) && b == R::sram) return {kSramCycle, lc::kCpuToSramPj, true};
-  if (a == R::sram && b == R::phu) return {kSramCycle + lc::kPhuLinkSeconds, lc::kSramToPhuPj, true};
-  if (a == R::phu && b == R::sram) return {kSramCycle + lc::kPhuLinkSeconds, lc::kPhuToSramPj, true};
+  constexpr double kTerm = lc::kCoreLinkTermPj;
+  if (a == R::hbm && b == R::sram) return {f.sram_cycle_s, f.hbm_read_pj + f.sram_write_pj, true};
+  if (a == R::sram && b == R::hbm) return {lc::kHbmWriteSeconds, f.sram_read_pj + f.hbm_write_pj, true};
+  if (a == R::sram && (b == R::cpu || b == R::gpu)) return {f.sram_cycle_s, f.sram_read_pj + kTerm + kTerm, true};
+  if ((a == R::cpu || a == R::gpu) && b == R::sram) return {f.sram_cycle_s, kTerm + kTerm + f.sram_write_pj, true};
+  if (a == R::sram && b == R::phu) {
+    return {f.sram_cycle_s + lc::kPhuLinkSeconds, f.sram_read_pj + kTerm + kTerm + f.dac_pj, true};
+  }
+  if (a == R::phu && b == R::sram) {
+    return {f.sram_cycle_s + lc::kPhuLinkSeconds, f.adc_pj + kTerm + kTerm + f.sram_write_pj, true};
+  }
   return {};
 }
 
 class LightcodeTransfer final : public TransferModel {
  public:
-  explicit LightcodeTransfer(const std::vector<TransferRole>& roles) : n_(roles.size()) {
+  LightcodeTransfer(const std::vector<TransferRole>& roles, const LightcodeTransferFigures& figures)
+      : n_(roles.size()) {
     table_.resize(n_ * n_);
     for (size_t a = 0; a < n_; ++a) {
-      for (size_t b = 0; b < n_; ++b) table_[a * n_ + b] = route(roles[a], roles[b]);
+      for (size_t b = 0; b < n_; ++b) table_[a * n_ + b] = route(roles[a], roles[b], figures);
     }
   }
 
@@ -47,11 +52,11 @@ class LightcodeTransfer final : public TransferModel {
   }
 
  private:
-  static Hop route(TransferRole a, TransferRole b) {
+  static Hop route(TransferRole a, TransferRole b, const LightcodeTransferFigures& f) {
     if (a == TransferRole::start) return {0.0, 0.0, true};
-    if (Hop h = direct(a, b); h.exists) return h;
-    const Hop first = a == TransferRole::sram ? Hop{0.0, 0.0, true} : direct(a, TransferRole::sram);
-    const Hop second = b == TransferRole::sram ? Hop{0.0, 0.0, true} : direct(TransferRole::sram, b);
+    if (Hop h = direct(a, b, f); h.exists) return h;
+    const Hop first = a == TransferRole::sram ? Hop{0.0, 0.0, true} : direct(a, TransferRole::sram, f);
+    const Hop second = b == TransferRole::sram ? Hop{0.0, 0.0, true} : direct(TransferRole::sram, b, f);
     if (!first.exists || !second.exists) {
       // Only `start` as a destination lacks a route; nothing is ever sent to it.
       return {0.0, 0.0, false};
@@ -65,8 +70,9 @@ class LightcodeTransfer final : public TransferModel {
 
 }  // namespace
 
-std::unique_ptr<TransferModel> make_lightcode_transfer(const std::vector<TransferRole>& roles) {
-  return std::make_unique<LightcodeTransfer>(roles);
+std::unique_ptr<TransferModel> make_lightcode_transfer(const std::vector<TransferRole>& roles,
+                                                       const LightcodeTransferFigures& figures) {
+  return std::make_unique<LightcodeTransfer>(roles, figures);
 }
 
 }  // namespace lightcode::hw

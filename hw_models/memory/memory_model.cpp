@@ -9,7 +9,9 @@ class MemoryModel final : public HardwareModel {
  public:
   explicit MemoryModel(const MemorySpec& spec) : spec_(spec) {}
 
-  Capabilities capabilities() const override { return memory_capabilities(spec_.level); }
+  Capabilities capabilities() const override {
+    return memory_capabilities(spec_.level, spec_.clock_hz, static_cast<int64_t>(spec_.capacity_bytes));
+  }
   int unit_count() const override { return 1; }
 
   AlgorithmList algorithms(const ir::Node& op) const override {
@@ -50,8 +52,10 @@ class MemoryModel final : public HardwareModel {
 
 }  // namespace
 
-Capabilities memory_capabilities(MemoryLevel level) {
+Capabilities memory_capabilities(MemoryLevel level, double clock_hz, int64_t capacity_bytes) {
   Capabilities c;
+  c.clock_hz = clock_hz;
+  c.capacity_bytes = capacity_bytes;
   c.residence = level == MemoryLevel::hbm ? Residence::hbm : Residence::sram;
   c.role = level == MemoryLevel::hbm ? TransferRole::hbm : TransferRole::sram;
   c.category = EnergyCategory::memory;

@@ -24,7 +24,9 @@ enum MemoryAlgorithm : AlgorithmId {
 std::unique_ptr<HardwareModel> make_memory_model(const MemorySpec& spec);
 // What a memory of `level` is to the layers above (HBM keeps tensors; SRAM and buffers hold
 // them on chip); shared with the lightcode profile's memory models.
-Capabilities memory_capabilities(MemoryLevel level);
+// A memory's capabilities: residence, transfer role and energy column by level, and its clock
+// and capacity (0: none / unbounded).
+Capabilities memory_capabilities(MemoryLevel level, double clock_hz = 0.0, int64_t capacity_bytes = 0);
 std::vector<AlgorithmInfo> memory_algorithms();
 
 }  // namespace lightcode::hw

@@ -6,39 +6,52 @@
 
 namespace lightcode::hw {
 
-MemorySpec parse_memory_spec(const ConfigNode& node) {
-  node.allow_only({"family", "name", "level", "capacity", "bandwidth", "clock", "read_energy",
-                   "write_energy", "preload_energy", "op_energy", "static_power"});
-  if (node.has("family") && node.string("family") != "memory") {
-    node.at("family").fail("expected family 'memory', got '" + node.string("family") + "'");
-  }
+const ParamTable& memory_params() {
+  static const ParamTable table{
+      "memory",
+      "A memory (`family: memory`, under a system's `memory:`): `hbm` holds the graph's inputs (weights, tokens, "
+      "KV cache), `sram` runs the split/merge bookkeeping around expanded photonic products. Energies are per "
+      "32-bit number, as the original counts.",
+      {
+          Param::meta("family").doc("`memory`"),
+          Param::meta("name").doc("display name"),
+          Param::choice("level", {"hbm", "sram", "buffer"}).required().doc("which memory this is"),
+          Param::quantity("capacity", Dimension::data).fallback("0 B").doc("SRAM: the bound on tensors resident at once, checked by the event engine (0: unlimited)"),
+          Param::quantity("clock", Dimension::frequency).positive().fallback("6 GHz").doc("SRAM: a bookkeeping op takes one cycle (the original's 6 GHz)"),
+          Param::quantity("read_energy", Dimension::energy).fallback("0 pJ").doc("HBM: per number of a graph input read; lightcode profile: the memory's side of its transfer energies"),
+          Param::quantity("write_energy", Dimension::energy).fallback("0 pJ").doc("lightcode profile: the memory's side of the transfer energies into it"),
+          Param::quantity("preload_energy", Dimension::energy).fallback("0 pJ").doc("HBM: per number of a graph input, once, to fill the memory"),
+          Param::quantity("op_energy", Dimension::energy).fallback("1 pJ").doc("SRAM: per split/merge bookkeeping op (the original's 1 pJ)"),
+          Param::quantity("static_power", Dimension::power).fallback("0 W").doc("idle or busy, charged over the makespan"),
+      }};
+  return table;
+}
+
+MemorySpec parse_memory_spec(const Params& p) {
   MemorySpec s;
-  if (node.has("name")) s.name = node.string("name");
-  const std::string level = node.string("level");
-  if (level == "hbm") {
-    s.level = MemoryLevel::hbm;
-  } else if (level == "sram") {
-    s.level = MemoryLevel::sram;
-  } else if (level == "buffer") {
-    s.level = MemoryLevel::buffer;
-  } else {
-    node.at("level").fail("expected hbm, sram or buffer, got '" + level + "'");
+  s.name = p.text_if("name").value_or("");
+  const std::string level = p.choice("level");
+  s.level = level == "hbm" ? MemoryLevel::hbm : level == "sram" ? MemoryLevel::sram : MemoryLevel::buffer;
+  if (s.level == MemoryLevel::hbm) {
+    s.read_energy_j = p.quantity("read_energy");
+    s.preload_energy_j = p.quantity("preload_energy");
+  } else if (s.level == MemoryLevel::sram) {
+    s.capacity_bytes = p.quantity("capacity");
+    s.clock_hz = p.quantity("clock");
+    s.op_energy_j = p.quantity("op_energy");
   }
-  s.capacity_bytes = node.non_negative_quantity_or("capacity", Dimension::data, 0.0);
-  s.bandwidth = node.non_negative_quantity_or("bandwidth", Dimension::bandwidth, 0.0);
-  if (node.has("clock")) s.clock_hz = node.positive_quantity("clock", Dimension::frequency);
-  s.read_energy_j = node.non_negative_quantity_or("read_energy", Dimension::energy, 0.0);
-  s.write_energy_j = node.non_negative_quantity_or("write_energy", Dimension::energy, 0.0);
-  s.preload_energy_j = node.non_negative_quantity_or("preload_energy", Dimension::energy, 0.0);
-  s.op_energy_j = node.non_negative_quantity_or("op_energy", Dimension::energy, s.op_energy_j);
-  s.static_power_w = node.non_negative_quantity_or("static_power", Dimension::power, 0.0);
+  s.static_power_w = p.quantity("static_power");
   return s;
+}
+
+MemorySpec parse_memory_spec(const ConfigNode& node) {
+  ConfigUsage usage;
+  return parse_memory_spec(Params(node, memory_params(), usage));
 }
 
 std::vector<std::string> memory_spec_summary(const ConfigNode& node) {
   const MemorySpec s = parse_memory_spec(node);
-  return {"bandwidth      " + (s.bandwidth > 0 ? format_quantity(s.bandwidth, Dimension::bandwidth) : "unlimited") +
-          ", capacity " + (s.capacity_bytes > 0 ? format_quantity(s.capacity_bytes, Dimension::data) : "unlimited")};
+  return {"capacity       " + (s.capacity_bytes > 0 ? format_quantity(s.capacity_bytes, Dimension::data) : "unlimited")};
 }
 
 }  // namespace lightcode::hw

@@ -1,15 +1,15 @@
 #pragma once
-// Memory spec (family: memory): HBM, on-chip SRAM, or a unit-local buffer.
-//   level: hbm | sram | buffer
-//   capacity: 80 GB      bandwidth: 3.35 TB/s      clock: 6 GHz (sram bookkeeping ops)
-//   read_energy: 40 pJ   write_energy: 12 pJ      per 32-bit number, as the original counts
-//   preload_energy: 160 pJ   per number, once, to fill HBM with a graph input (default 0)
-//   op_energy: 1 pJ          per sram_split / sram_merge bookkeeping op (default 1 pJ)
-//   static_power: 0 W
+// Memory spec (family: memory): HBM, on-chip SRAM, or a unit-local buffer. Every key is
+// declared once in memory_params() (memory_spec.cpp) with its unit, default and meaning. What a
+// model reads depends on the level (the default profile: HBM preload and read energy for the
+// graph's inputs; SRAM clock, op energy and capacity for bookkeeping), so `read_energy` on an
+// SRAM, say, is reported as set but unread. Energies are per 32-bit number, as the original
+// counts.
 #include <string>
 #include <vector>
 
 #include "sim/core/config.hpp"
+#include "sim/core/params.hpp"
 
 namespace lightcode::hw {
 
@@ -19,16 +19,19 @@ struct MemorySpec {
   std::string name;
   MemoryLevel level = MemoryLevel::sram;
   double capacity_bytes = 0.0;  // 0 = unlimited
-  double bandwidth = 0.0;       // B/s; 0 = unlimited
   double clock_hz = 6e9;
   double read_energy_j = 0.0;   // per 32-bit number
-  double write_energy_j = 0.0;  // per 32-bit number
   double preload_energy_j = 0.0;  // per number of a graph input held in this memory
   double op_energy_j = 1e-12;     // per bookkeeping op (the original: 1 pJ)
   double static_power_w = 0.0;
 };
 
-MemorySpec parse_memory_spec(const ConfigNode& node);
+const ParamTable& memory_params();
+// Reads `level` and the keys a model of that level uses: HBM read and preload energy; SRAM
+// clock, op energy and capacity; static power. The lightcode profile's transfers read the
+// read/write energies themselves.
+MemorySpec parse_memory_spec(const Params& params);
+MemorySpec parse_memory_spec(const ConfigNode& node);  // with a usage record of its own
 // Derived figures for `lightcode hw show`, one line each.
 std::vector<std::string> memory_spec_summary(const ConfigNode& node);
 

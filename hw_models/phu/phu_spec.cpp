@@ -7,41 +7,67 @@
 namespace lightcode::hw {
 namespace {
 
-int count(const ConfigNode& node, std::string_view key) {
-  return static_cast<int>(node.count(key, limits::kUnitCount));
-}
-
-// Optional keys default to an ideal converter: no latency, unlimited rate, no energy, one per
-// core.
-ConverterSpec parse_converter(const ConfigNode& n) {
-  n.allow_only({"latency", "sample_rate", "energy_per_sample", "count"});
-  ConverterSpec c;
-  c.latency_s = n.non_negative_quantity_or("latency", Dimension::duration, 0.0);
-  c.sample_rate = n.non_negative_quantity_or("sample_rate", Dimension::sample_rate, 0.0);
-  c.energy_per_sample_j = n.non_negative_quantity_or("energy_per_sample", Dimension::energy, 0.0);
-  if (n.has("count")) c.count = count(n, "count");
-  return c;
+const ParamTable& converter_params() {
+  static const ParamTable table{
+      "phu.converter",
+      "A PHU's DAC (operands in) or ADC (results out), per core.",
+      {
+          Param::quantity("latency", Dimension::duration).fallback("0 s").doc("pipeline latency added once per task"),
+          Param::quantity("sample_rate", Dimension::sample_rate).fallback("0 S/s").doc("samples per second per converter (0: unlimited)"),
+          Param::quantity("energy_per_sample", Dimension::energy).fallback("0 pJ").doc("energy per number converted"),
+          Param::count("count", limits::kUnitCount).fallback("1").doc("converters per core working in parallel"),
+      }};
+  return table;
 }
 
 }  // namespace
 
-PhuSpec parse_phu_spec(const ConfigNode& node) {
-  node.allow_only({"family", "name", "cores", "clock", "multiplex", "energy_per_mac", "dac", "adc",
-                   "static_power"});
-  if (node.has("family") && node.string("family") != "phu") {
-    node.at("family").fail("expected family 'phu', got '" + node.string("family") + "'");
-  }
+const ParamTable& phu_params() {
+  static const ParamTable table{
+      "phu",
+      "A photonic unit (`family: phu`): WDM-multiplexed cores that run matrix products only, operands through "
+      "DACs, results through ADCs.",
+      {
+          Param::meta("family").doc("`phu`"),
+          Param::meta("name").doc("display name"),
+          Param::count("cores", limits::kUnitCount).required().doc("photonic cores"),
+          Param::quantity("clock", Dimension::frequency).positive().required().doc("modulation rate: one dot-product step per wavelength per cycle"),
+          Param::count("multiplex", limits::kUnitCount).required().doc("WDM wavelengths per core (dot products in flight per cycle)"),
+          Param::quantity("energy_per_mac", Dimension::energy).fallback("0.04 pJ").doc("optical energy per MAC (the seed's 0.04 pJ)"),
+          Param::table("dac", converter_params()).doc("digital-to-analog converters (absent: ideal)"),
+          Param::table("adc", converter_params()).doc("analog-to-digital converters (absent: ideal)"),
+          Param::quantity("static_power", Dimension::power).fallback("0 W").doc("idle or busy, charged over the makespan"),
+      }};
+  return table;
+}
+
+ConverterSpec parse_converter(const Params& phu, std::string_view key) {
+  ConverterSpec c;
+  const auto n = phu.table_if(key);
+  if (!n) return c;
+  c.latency_s = n->quantity("latency");
+  c.sample_rate = n->quantity("sample_rate");
+  c.energy_per_sample_j = n->quantity("energy_per_sample");
+  c.count = static_cast<int>(n->count("count"));
+  return c;
+}
+
+PhuSpec parse_phu_spec(const Params& p) {
   PhuSpec s;
-  if (node.has("name")) s.name = node.string("name");
-  s.cores = count(node, "cores");
-  s.clock_hz = node.positive_quantity("clock", Dimension::frequency);
-  s.multiplex = count(node, "multiplex");
-  s.energy_per_mac_j =
-      node.non_negative_quantity_or("energy_per_mac", Dimension::energy, s.energy_per_mac_j);
-  if (const auto dac = node.find("dac")) s.dac = parse_converter(*dac);
-  if (const auto adc = node.find("adc")) s.adc = parse_converter(*adc);
-  s.static_power_w = node.non_negative_quantity_or("static_power", Dimension::power, 0.0);
+  s.name = p.text_if("name").value_or("");
+  s.cores = static_cast<int>(p.count("cores"));
+  s.clock_hz = p.quantity("clock");
+  s.multiplex = static_cast<int>(p.count("multiplex"));
+  s.energy_per_mac_j = p.quantity("energy_per_mac");
+  s.dac = parse_converter(p, "dac");
+  s.adc = parse_converter(p, "adc");
+  s.static_power_w = p.quantity("static_power");
   return s;
+}
+
+PhuSpec parse_phu_spec(const ConfigNode& node) {
+  ConfigUsage usage;
+  return parse_phu_spec(Params(node, phu_params(), usage));
 }
 
 std::vector<std::string> phu_spec_summary(const ConfigNode& node) {

@@ -1,16 +1,13 @@
 #pragma once
 // Photonic unit spec (family: phu): wavelength-multiplexed cores that only run matrix
-// products. multiplex = WDM wavelengths per core = dot products in flight per cycle.
-//   cores: 1   clock: 9.7 GHz   multiplex: 20
-//   energy_per_mac: 0.04 pJ
-//   dac: {latency: 0 s, sample_rate: 0 S/s, energy_per_sample: 3.18 pJ, count: 1}
-//   adc: {latency: 0 s, sample_rate: 0 S/s, energy_per_sample: 1.6 pJ, count: 1}
-//   static_power: 0 W
-// A sample rate of 0 means unlimited (the original models no conversion bound).
+// products. multiplex = WDM wavelengths per core = dot products in flight per cycle. Every key
+// is declared once in phu_params() (phu_spec.cpp) with its unit, default and meaning; a
+// converter's sample rate of 0 means unlimited (the original models no conversion bound).
 #include <string>
 #include <vector>
 
 #include "sim/core/config.hpp"
+#include "sim/core/params.hpp"
 
 namespace lightcode::hw {
 
@@ -32,7 +29,12 @@ struct PhuSpec {
   double static_power_w = 0.0;
 };
 
-PhuSpec parse_phu_spec(const ConfigNode& node);
+const ParamTable& phu_params();
+PhuSpec parse_phu_spec(const Params& params);
+PhuSpec parse_phu_spec(const ConfigNode& node);  // with a usage record of its own
+// One converter (`dac:` or `adc:`); an absent one is ideal: no latency, unlimited rate, no
+// energy, one per core.
+ConverterSpec parse_converter(const Params& phu, std::string_view key);
 // Derived figures for `lightcode hw show`, one line each.
 std::vector<std::string> phu_spec_summary(const ConfigNode& node);
 

@@ -106,7 +106,7 @@ void print_fits(std::ostream& out, const hw::Calibration& c) {
 }
 
 int run(const CalibrateOptions& o) {
-  const std::string base = o.base.empty() ? config_root() + "/hardware/cpu_lightcode.yaml" : o.base;
+  const std::string base = o.base.empty() ? config_root() + "/hardware/cpu_seed.yaml" : o.base;
   const hw::CpuSpec base_spec = hw::parse_cpu_spec(ConfigNode::load_file(base));  // fail early
   hw::CalibrationOptions options;
   if (!o.cache.empty()) {
@@ -151,7 +151,7 @@ void register_calibrate(CLI::App& app, CommandAction& action) {
   cmd->add_option("timings", opts->csv, "Timings CSV file")->required()->check(CLI::ExistingFile);
   cmd->add_option("--out", opts->out, "CPU spec (YAML) to write")->required();
   cmd->add_option("--base", opts->base,
-                  "CPU spec the output inherits (default: configs/hardware/cpu_lightcode.yaml)");
+                  "CPU spec the output inherits (default: configs/hardware/cpu_seed.yaml)");
   cmd->add_option(
       "--cache", opts->cache,
       "Last-level cache size splitting in-cache from beyond-cache rows, e.g. \"32 MiB\"\n"

@@ -8,6 +8,7 @@
 #include "sim/app/commands.hpp"
 #include "sim/app/listing.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/params.hpp"
 #include "sim/core/units.hpp"
 
 namespace lightcode::app {
@@ -22,7 +23,11 @@ void print_system(std::ostream& out, const hw::System& sys) {
     if (u.family->summary) {
       for (const std::string& line : u.family->summary(u.spec)) out << "    " << line << "\n";
     }
-    if (u.spec.size() > 0) out << "  resolved spec\n" << u.spec.to_yaml(4);
+    // Every key of the family's table: its value (inheritance resolved) or its default, and
+    // what it means.
+    if (u.family->params && !u.family->params->params.empty()) {
+      out << "  parameters\n" << table_text(u.spec, *u.family->params, 4);
+    }
   }
   if (sys.config().has("links")) out << "\nlinks\n" << sys.config().at("links").to_yaml(2);
 }

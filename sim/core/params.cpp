@@ -355,13 +355,17 @@ std::vector<std::pair<std::string, Params>> Params::named(std::string_view key) 
   return out;
 }
 
-std::vector<ConfigNode> Params::named_nodes(std::string_view key) const {
+std::vector<std::pair<std::string, ConfigNode>> Params::named_nodes(std::string_view key) const {
   const Param& p = param(key, {ParamKind::named});
-  std::vector<ConfigNode> out;
+  std::vector<std::pair<std::string, ConfigNode>> out;
   const auto n = value(p);
   if (!n) return out;
-  if (!n->is_map()) n->fail("expected a mapping of names to " + (p.nested ? p.nested->name : std::string("mappings")));
-  for (const std::string& name : n->keys()) out.push_back(n->at(name));
+  if (!n->is_map()) n->fail("expected a mapping: " + p.help);
+  for (const std::string& name : n->keys()) {
+    const ConfigNode entry = n->at(name);
+    usage_->mark(entry);
+    out.emplace_back(name, entry);
+  }
   return out;
 }
 
@@ -445,13 +449,15 @@ std::string table_text(const ConfigNode& node, const ParamTable& table, int inde
   for (const Param& p : table.params) {
     std::string key = p.key;
     key.resize(width + 2, ' ');
-    std::string value;
-    if (const auto v = node.find(p.key)) {
-      value = v->is_scalar() ? v->as_string() : (v->is_list() ? "(list)" : "(mapping)");
+    const auto v = node.find(p.key);
+    if (v && p.kind == ParamKind::table && v->is_map()) {
+      out += pad + key + "# " + p.help + "\n" + table_text(*v, *p.nested, indent + 2);
+    } else if (v && !v->is_scalar()) {
+      out += pad + key + "# " + p.help + "\n" + v->to_yaml(indent + 2);
     } else {
-      value = p.presence == Presence::defaulted ? p.default_text + " (default)" : "-";
+      const std::string value = v ? v->as_string() : p.presence == Presence::defaulted ? p.default_text + " (default)" : "-";
+      out += pad + key + value + "  # " + p.help + "\n";
     }
-    out += pad + key + value + "  # " + p.help + "\n";
   }
   return out;
 }

@@ -130,7 +130,8 @@ class Params {
   std::optional<Params> table_if(std::string_view key) const;
   // Entries of a `named` param in file order (an absent key: none).
   std::vector<std::pair<std::string, Params>> named(std::string_view key) const;
-  std::vector<ConfigNode> named_nodes(std::string_view key) const;  // when `nested` is nullptr
+  // Entries when `nested` is nullptr (values the caller parses; each recorded as read).
+  std::vector<std::pair<std::string, ConfigNode>> named_nodes(std::string_view key) const;
   std::vector<Params> tables(std::string_view key) const;
   // Records a value as read that the caller interprets itself (e.g. a `none` marker).
   void mark(std::string_view key) const;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "hw_models/memory/memory_spec.hpp"
 #include "sim/engine/engine.hpp"
 
 namespace lightcode::engine {
@@ -10,7 +9,7 @@ namespace lightcode::engine {
 MemoryTracker::MemoryTracker(const hw::System& system, bool spill, size_t tasks)
     : spill_(spill), bytes_(tasks, 0), remaining_(tasks, 0), where_(tasks, Residence::none) {
   const hw::UnitType sram = system.find("sram");
-  if (sram >= 0) sram_capacity_ = static_cast<int64_t>(hw::parse_memory_spec(system.unit(sram).spec).capacity_bytes);
+  if (sram >= 0) sram_capacity_ = system.model(sram).capabilities().capacity_bytes;
 }
 
 bool MemoryTracker::produced(int32_t task, const opt::Task& t, size_t consumers, Residence where, int64_t now_ps) {

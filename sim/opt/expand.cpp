@@ -105,7 +105,8 @@ class Expander {
     t.input_types = node.input_types;
     t.outputs = node.outputs;
     if (writes_out(id)) {
-      if (const auto on_sram = profile_.graph_output_on_sram(system_.model(c.unit).capabilities(), c.cost.time)) {
+      if (const auto on_sram = profile_.graph_output_on_sram(system_.model(c.unit).capabilities(),
+                                                                 system_.model(sram_).capabilities(), c.cost.time)) {
         t.unit = sram_;  // the lightcode profile's quirk
         t.cost.time = *on_sram;
       }

@@ -10,8 +10,7 @@
 #include "hw_models/cpu/cpu_model.hpp"
 #include "hw_models/gpu/gpu_model.hpp"
 #include "hw_models/gpu/gpu_spec.hpp"
-#include "hw_models/lightcode/lightcode_models.hpp"
-#include "hw_models/lightcode/lightcode_transfer.hpp"
+#include "hw_models/system.hpp"
 #include "hw_models/link/link_transfer_model.hpp"
 #include "hw_models/phu/phu_spec.hpp"
 
@@ -61,6 +60,14 @@ ConfigNode hardware(const char* file) {
   return ConfigNode::load_file(std::string(LIGHTCODE_BENCH_CONFIGS) + "/hardware/" + file);
 }
 
+// The seed's CPU/PHU system under the lightcode profile: its models read their figures from
+// the *_lightcode.yaml specs.
+const hw::System& lightcode_cpu_phu() {
+  static const hw::System system = hw::System::load(
+      std::string(LIGHTCODE_BENCH_CONFIGS) + "/systems/lightcode/cpu_phu.yaml", hw::profile_named("lightcode"));
+  return system;
+}
+
 void estimate_mix(benchmark::State& state, const hw::HardwareModel& model) {
   const std::vector<ir::Node> ops = gpt2_ops();
   std::vector<hw::AlgorithmId> algos;
@@ -79,7 +86,7 @@ void gpu_estimate(benchmark::State& state) {
 }
 
 void cpu_estimate(benchmark::State& state) {  // with the calibrated fits of the seed's CPU
-  const auto cpu = hw::make_cpu_model(hw::parse_cpu_spec(hardware("cpu_lightcode.yaml")));
+  const auto cpu = hw::make_cpu_model(hw::parse_cpu_spec(hardware("cpu_seed.yaml")));
   estimate_mix(state, *cpu);
 }
 
@@ -99,13 +106,14 @@ void link_estimate(benchmark::State& state) {
 }
 
 void lightcode_cpu_estimate(benchmark::State& state) {
-  const auto cpu = hw::make_lightcode_cpu(hw::parse_cpu_spec(hardware("cpu_lightcode.yaml")));
-  estimate_mix(state, *cpu);
+  const hw::System& sys = lightcode_cpu_phu();
+  estimate_mix(state, sys.model(sys.find("cpu")));
 }
 
 // The PHU runs only the products of the mix.
 void lightcode_phu_estimate(benchmark::State& state) {
-  const auto phu = hw::make_lightcode_phu(hw::parse_phu_spec(hardware("phu_lightcode.yaml")));
+  const hw::System& sys = lightcode_cpu_phu();
+  const hw::HardwareModel* phu = &sys.model(sys.find("phu"));
   std::vector<ir::Node> ops;
   for (ir::Node& n : gpt2_ops()) {
     if (ir::is_matrix_product(n.kind)) ops.push_back(std::move(n));
@@ -117,8 +125,7 @@ void lightcode_phu_estimate(benchmark::State& state) {
 }
 
 void lightcode_transfer_estimate(benchmark::State& state) {
-  using R = hw::TransferRole;
-  const auto t = hw::make_lightcode_transfer({R::cpu, R::phu, R::hbm, R::sram, R::start});
+  const hw::TransferModel* t = &lightcode_cpu_phu().transfers();  // units: cpu, phu, hbm, sram, start
   const std::vector<ir::Node> ops = gpt2_ops();
   for (auto _ : state) {
     for (const ir::Node& n : ops) benchmark::DoNotOptimize(t->estimate(n.output(), 0, 1));  // cpu -> phu

@@ -23,7 +23,7 @@ constexpr size_t kMaxOptimizedNodes = 200;
 
 const hw::System& cpu_phu() {
   static const hw::System s =
-      hw::System::load(fuzz::source_dir() + "/configs/systems/cpu_phu.yaml", hw::profile_named("lightcode"));
+      hw::System::load(fuzz::source_dir() + "/configs/systems/lightcode/cpu_phu.yaml", hw::profile_named("lightcode"));
   return s;
 }
 const hw::System& gpu() {

@@ -60,7 +60,7 @@ sweep::PointSpec point(const std::string& model, const char* system, int64_t seq
   p.model = model;
   p.stage = "prefill";
   p.sequence_length = seq;
-  p.system = test::source_dir() + "/configs/systems/" + system + ".yaml";
+  p.system = test::system_file(system, "lightcode");
   p.objective = "time";
   p.profile = "lightcode";
   p.fidelity = "analytical";  // the published figures are the original's list scheduler's

@@ -163,17 +163,17 @@ std::string static_power_system(const test::Scratch& s) {
       "name: CPU/PHU static\nunits:\n"
       "  cpu: {from: " +
           hw +
-          "cpu_lightcode.yaml, cores: 2, static_power: 2 W}\n"
+          "cpu_seed.yaml, cores: 2, static_power: 2 W}\n"
           "  phu: {from: " +
           hw +
           "phu_lightcode.yaml, static_power: 0.5 W}\n"
           "memory:\n"
           "  hbm: {from: " +
           hw +
-          "hbm_lightcode.yaml, static_power: 1.5 W}\n"
+          "hbm_seed.yaml, static_power: 1.5 W}\n"
           "  sram: {from: " +
           hw +
-          "sram_lightcode.yaml, static_power: 0.25 W}\n"
+          "sram_seed.yaml, static_power: 0.25 W}\n"
           "links:\n"
           "  - {src: hbm, dst: sram, latency: 1 ns, bandwidth: 1 TB/s, energy_per_bit: 1 pJ/bit}\n"
           "  - {src: sram, dst: cpu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 0.5 "

@@ -28,7 +28,7 @@ using lightcode::test::op;
 namespace {
 
 constexpr const char* kMemory =
-    "memory:\n  hbm: {from: ../hardware/hbm_lightcode.yaml}\n  sram: {from: ../hardware/sram_lightcode.yaml}\n";
+    "memory:\n  hbm: {from: ../hardware/hbm_seed.yaml}\n  sram: {from: ../hardware/sram_seed.yaml}\n";
 
 hw::System system_of(const std::string& units, const std::string& links = "", const hw::Profile& p = hw::profile_named("default")) {
   const std::string text = "name: test\nunits:\n" + units + kMemory + (links.empty() ? "" : "links:\n" + links);
@@ -77,10 +77,10 @@ std::string tiny_sram_system(const std::string& stem) {
   const std::string dir = test::source_dir() + "/configs/systems/";
   const std::string path = stem + std::to_string(::getpid()) + ".yaml";
   std::ofstream out(path);
-  out << "name: tiny SRAM\nunits:\n  cpu: {from: " << dir << "../hardware/cpu_lightcode.yaml}\n"
+  out << "name: tiny SRAM\nunits:\n  cpu: {from: " << dir << "../hardware/cpu_seed.yaml}\n"
       << "  phu: {from: " << dir << "../hardware/phu_lightcode.yaml}\nmemory:\n"
-      << "  hbm: {from: " << dir << "../hardware/hbm_lightcode.yaml}\n  sram: {from: " << dir
-      << "../hardware/sram_lightcode.yaml, capacity: 64 KiB}\nlinks:\n"
+      << "  hbm: {from: " << dir << "../hardware/hbm_seed.yaml}\n  sram: {from: " << dir
+      << "../hardware/sram_seed.yaml, capacity: 64 KiB}\nlinks:\n"
       << "  - {src: hbm, dst: sram, latency: 1 ns, bandwidth: 1 TB/s, energy_per_bit: 1 pJ/bit}\n"
       << "  - {src: sram, dst: cpu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 1 pJ/bit}\n"
       << "  - {src: sram, dst: phu, latency: 1 ns, bandwidth: 200 GB/s, energy_per_bit: 1 pJ/bit}\n";
@@ -112,7 +112,7 @@ TEST_CASE("one task on an idle system: event time = estimate(), PHU") {
 }
 
 TEST_CASE("one task on an idle system: event time = estimate(), SRAM") {
-  const hw::System sys = system_of("  cpu: {from: ../hardware/cpu_lightcode.yaml}\n");
+  const hw::System sys = system_of("  cpu: {from: ../hardware/cpu_seed.yaml}\n");
   const ir::Node n = op("split_sram", {{12, 5, 64}}, {12, 5, 64});
   const auto r = one_task(sys, "sram", n);
   CHECK(r.schedule.slots[0].end.count_ps() == sys.model(sys.find("sram")).estimate(n, 0).time.count_ps());
@@ -190,6 +190,7 @@ void check_parity(const std::string& model, int64_t length, const std::string& s
                   const std::string& scheduler) {
   sweep::PointSpec p = gpt2_point(model, length, system);
   p.profile = profile;
+  p.system = test::system_file(system, profile);
   p.scheduler = scheduler;
   sweep::PointOptions o;
   o.engine.contention = false;
@@ -243,6 +244,7 @@ TEST_CASE("event = analytical to the picosecond: llama-2-7b prefill, lightcode p
 TEST_CASE("the lightcode profile at event fidelity gives the published CPU/PHU makespan (0.13016 s)") {
   sweep::PointSpec p = gpt2_point("gpt2", 150, "cpu_phu");
   p.profile = "lightcode";
+  p.system = test::system_file("cpu_phu", "lightcode");
   const auto event = sweep::run_point(p, {});
   CHECK(event.result.summary.scheduler == "lightcode");
   CHECK(event.result.summary.fidelity == "event");
@@ -252,7 +254,7 @@ TEST_CASE("the lightcode profile at event fidelity gives the published CPU/PHU m
 TEST_CASE("contention on: a saturated link lengthens the makespan and shows its queue") {
   // One CPU task feeds four products on four PHU cores through a 1 GB/s SRAM -> PHU link.
   const hw::System sys = system_of(
-      "  cpu: {from: ../hardware/cpu_lightcode.yaml}\n  phu: {from: ../hardware/phu_lightcode.yaml, cores: 4}\n",
+      "  cpu: {from: ../hardware/cpu_seed.yaml}\n  phu: {from: ../hardware/phu_lightcode.yaml, cores: 4}\n",
       "  - {src: sram, dst: cpu, latency: 1 ns, bandwidth: 100 GB/s, energy_per_bit: 0.4 pJ/bit}\n"
       "  - {src: sram, dst: phu, latency: 10 ns, bandwidth: 1 GB/s, energy_per_bit: 0.4 pJ/bit}\n");
   const hw::UnitType cpu = sys.find("cpu"), phu = sys.find("phu");
@@ -323,13 +325,19 @@ namespace {
 
 // A family that exists only in this test: an "NPU" that runs matrix products at a fixed MAC
 // rate and nothing else. New files (here: this class) plus one registration line.
+const ParamTable& npu_params() {
+  static const ParamTable table{"npu", "test-only NPU", {
+      Param::meta("family").doc("`npu`"),
+      Param::count("cores", limits::kUnitCount).required().doc("cores"),
+      Param::quantity("mac_rate", Dimension::mac_rate).positive().required().doc("MACs per second per core"),
+  }};
+  return table;
+}
+
 class NpuModel final : public hw::HardwareModel {
  public:
-  explicit NpuModel(const ConfigNode& spec) {
-    spec.allow_only({"family", "name", "cores", "mac_rate"});
-    cores_ = static_cast<int>(spec.count("cores", limits::kUnitCount));
-    mac_rate_ = spec.positive_quantity("mac_rate", Dimension::mac_rate);
-  }
+  explicit NpuModel(const Params& spec)
+      : cores_(static_cast<int>(spec.count("cores"))), mac_rate_(spec.quantity("mac_rate")) {}
   hw::Capabilities capabilities() const override { return hw::Capabilities{}; }
   int unit_count() const override { return cores_; }
   hw::AlgorithmList algorithms(const ir::Node& op) const override {
@@ -350,7 +358,7 @@ class NpuModel final : public hw::HardwareModel {
   double mac_rate_ = 1.0;
 };
 
-std::unique_ptr<hw::HardwareModel> make_npu(const ConfigNode& spec) { return std::make_unique<NpuModel>(spec); }
+std::unique_ptr<hw::HardwareModel> make_npu(const Params& spec) { return std::make_unique<NpuModel>(spec); }
 
 }  // namespace
 
@@ -358,9 +366,9 @@ TEST_CASE("a test-only hardware family runs end to end: selection, scheduling an
   hw::Registry registry;
   hw::register_all(registry);
   registry.add(hw::FamilyInfo{"npu", "test-only NPU", {{"systolic", "matrix products"}}, hw::Section::units, make_npu, {},
-                              hw::make_service_modules, nullptr});  // the one registration line
+                              hw::make_service_modules, nullptr, &npu_params()});  // the one registration line
   const std::string text =
-      "name: CPU/NPU\nunits:\n  cpu: {from: ../hardware/cpu_lightcode.yaml}\n"
+      "name: CPU/NPU\nunits:\n  cpu: {from: ../hardware/cpu_seed.yaml}\n"
       "  npu: {family: npu, cores: 2, mac_rate: 50 TMAC/s}\n" + std::string(kMemory) +
       "links:\n  - {src: hbm, dst: sram, latency: 1 ns, bandwidth: 1 TB/s}\n"
       "  - {src: sram, dst: cpu, latency: 1 ns, bandwidth: 100 GB/s}\n"
@@ -397,7 +405,7 @@ TEST_CASE("a family without SystemC modules is an error naming it at event fidel
   hw::Registry registry;
   hw::register_all(registry);
   registry.add(hw::FamilyInfo{"npu", "test-only NPU without modules", {{"systolic", "matrix products"}},
-                              hw::Section::units, make_npu, {}, nullptr, nullptr});
+                              hw::Section::units, make_npu, {}, nullptr, nullptr, &npu_params()});
   const hw::System sys = hw::System::from_config(
       ConfigNode::parse("name: N\nunits:\n  npu: {family: npu, cores: 1, mac_rate: 1 TMAC/s}\n" + std::string(kMemory),
                         "npu.yaml", test::source_dir() + "/configs/systems"),

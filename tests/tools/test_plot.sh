@@ -34,9 +34,9 @@ objective: time
 profile: lightcode
 fidelity: analytical
 sequence_length: 16
-system: $SRC/configs/systems/cpu.yaml
+system: $SRC/configs/systems/lightcode/cpu.yaml
 sweep:
-  system: [$SRC/configs/systems/cpu.yaml, $SRC/configs/systems/cpu_phu.yaml]
+  system: [$SRC/configs/systems/lightcode/cpu.yaml, $SRC/configs/systems/lightcode/cpu_phu.yaml]
   sequence_length: [16, 64, 256]
 EOF
 

@@ -31,7 +31,7 @@ namespace {
 struct Scratch : lightcode::test::Scratch {
   std::string scenario(const std::string& name, const std::string& extra) const {
     return file(name, "model: gpt2\nstage: prefill\nsequence_length: 16\nsystem: " + source_dir() +
-                          "/configs/systems/cpu_phu.yaml\nprofile: lightcode\nfidelity: analytical\n" + extra);
+                          "/configs/systems/lightcode/cpu_phu.yaml\nprofile: lightcode\nfidelity: analytical\n" + extra);
   }
 };
 
@@ -63,7 +63,7 @@ void no_crash(const lightcode::test::RunResult& r) {
 
 TEST_CASE("crossover refuses to overwrite its own scenario (`output: my` beside my.yaml)") {
   Scratch s;
-  const std::string sys = source_dir() + "/configs/systems/";
+  const std::string sys = source_dir() + "/configs/systems/lightcode/";
   const std::string scenario =
       s.file("my.yaml", "name: my\nmodel: gpt2\nprofile: lightcode\nsystems: [" + sys + "cpu.yaml, " + sys +
                             "gpu.yaml]\nobjectives: [time]\nlengths: {start: 1, stop: 8}\noutput: my\n");
@@ -123,7 +123,7 @@ TEST_CASE("16,777,216 tokens: an error naming the op and the time limit at both 
     CAPTURE(fidelity);
     const std::string scenario =
         s.file(std::string(fidelity) + ".yaml", "model: gpt2\nsequence_length: 16777216\nsystem: " + source_dir() +
-                                                   "/configs/systems/cpu_phu.yaml\nprofile: lightcode\nfidelity: " +
+                                                   "/configs/systems/lightcode/cpu_phu.yaml\nprofile: lightcode\nfidelity: " +
                                                    fidelity + "\n");
     const auto r = run_lightcode("run " + scenario + " --out " + s.path(std::string(fidelity) + ".h5"));
     CHECK(r.exit_code == 2);
@@ -137,9 +137,9 @@ TEST_CASE("16,777,216 tokens: an error naming the op and the time limit at both 
 TEST_CASE("a 1e300 PHz clock is rejected when the system loads, before any point runs") {
   Scratch s;
   const std::string sys = s.file("fast.yaml", "name: fast\nunits:\n  cpu: {from: " + source_dir() +
-                                                  "/configs/hardware/cpu_lightcode.yaml, clock: 1e300 PHz}\nmemory:\n"
-                                                  "  hbm: {from: " + source_dir() + "/configs/hardware/hbm_lightcode.yaml}\n"
-                                                  "  sram: {from: " + source_dir() + "/configs/hardware/sram_lightcode.yaml}\n");
+                                                  "/configs/hardware/cpu_seed.yaml, clock: 1e300 PHz}\nmemory:\n"
+                                                  "  hbm: {from: " + source_dir() + "/configs/hardware/hbm_seed.yaml}\n"
+                                                  "  sram: {from: " + source_dir() + "/configs/hardware/sram_seed.yaml}\n");
   const std::string scenario = s.file("s.yaml", "model: gpt2\nsequence_length: 16\nsystem: " + sys + "\nprofile: default\n");
   const auto r = run_lightcode("run " + scenario + " --out " + s.path("o.h5"));
   CHECK(r.exit_code == 2);

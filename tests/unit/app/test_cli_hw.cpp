@@ -38,12 +38,15 @@ TEST_CASE("hw list prints every family and its algorithms") {
 }
 
 TEST_CASE("hw show prints derived peaks and the resolved spec") {
-  const auto r = run_lightcode("hw show " + source_dir() + "/configs/systems/gpu_phu.yaml --profile lightcode");
+  const auto r = run_lightcode("hw show " + source_dir() + "/configs/systems/lightcode/gpu_phu.yaml --profile lightcode");
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("SMs            144 (8 GPCs x 9 TPCs x 2 SMs)") != std::string::npos);
   CHECK(r.out.find("tensor float32  494.7 TFLOP/s") != std::string::npos);
   CHECK(r.out.find("photonic MAC/s 194 GMAC/s (1 cores x 20 wavelengths x 9.7 GHz)") != std::string::npos);
-  CHECK(r.out.find("resolved spec") != std::string::npos);
+  // Every key of the family's table, with its value or default and its meaning.
+  CHECK(r.out.find("parameters") != std::string::npos);
+  CHECK(r.out.find("multiplex       20  # WDM wavelengths per core") != std::string::npos);
+  CHECK(r.out.find("static_power    0 W (default)  # idle or busy") != std::string::npos);
   const auto sxm = run_lightcode("hw show " + source_dir() + "/configs/systems/h100_sxm_phu.yaml");
   REQUIRE(sxm.exit_code == 0);
   CHECK(sxm.out.find("tensor bfloat16 989.4 TFLOP/s") != std::string::npos);
@@ -71,8 +74,8 @@ TEST_CASE("calibrate fits the measured timings and writes a loadable CPU spec") 
   // The written spec is a valid CPU for a system.
   const std::string sys = "/tmp/lightcode_test_calibrated_sys_" + std::to_string(::getpid()) + ".yaml";
   std::ofstream(sys) << "name: calibrated\nunits:\n  cpu: {from: " << out << "}\nmemory:\n"
-                     << "  hbm: {from: " << source_dir() << "/configs/hardware/hbm_lightcode.yaml}\n"
-                     << "  sram: {from: " << source_dir() << "/configs/hardware/sram_lightcode.yaml}\n";
+                     << "  hbm: {from: " << source_dir() << "/configs/hardware/hbm_seed.yaml}\n"
+                     << "  sram: {from: " << source_dir() << "/configs/hardware/sram_seed.yaml}\n";
   const auto show = run_lightcode("hw show " + sys);
   CHECK(show.exit_code == 0);
   CHECK(show.out.find("fit dense") != std::string::npos);

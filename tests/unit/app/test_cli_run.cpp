@@ -90,7 +90,7 @@ TEST_CASE("the seed table from the TVM GPT-2 graph (model overridden on the comm
 }
 
 TEST_CASE("--listing writes one line per task with start time, hardware, core, op, inputs, outputs") {
-  const std::string path = write_scenario("one", "model: gpt2\nsequence_length: 20\nsystem: SYSTEMS/cpu_phu.yaml\n"
+  const std::string path = write_scenario("one", "model: gpt2\nsequence_length: 20\nsystem: SYSTEMS/lightcode/cpu_phu.yaml\n"
                                                  "profile: lightcode\n");
   const std::string lst = temp("listing") + ".txt", h5 = temp("one") + ".h5";
   const auto r = run_lightcode("run " + path + " --out " + h5 + " --listing " + lst);

@@ -122,7 +122,7 @@ TEST_CASE("lightcode calibrate writes a CPU spec that inherits the base and load
   const auto dir = std::filesystem::temp_directory_path() / "lc_calibrate_cli";
   std::filesystem::create_directories(dir);
   const std::string out = (dir / "cpu.yaml").string();
-  const std::string base = test::source_dir() + "/configs/hardware/cpu_lightcode.yaml";
+  const std::string base = test::source_dir() + "/configs/hardware/cpu_seed.yaml";
   test::RunResult r = test::run_lightcode("calibrate " + csv + " --out " + out + " --base " + base);
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("dense") != std::string::npos);

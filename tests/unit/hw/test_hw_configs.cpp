@@ -10,6 +10,7 @@
 #include "hw_models/memory/memory_model.hpp"
 #include "hw_models/phu/phu_model.hpp"
 #include "hw_models/registry.hpp"
+#include "hw_models/system.hpp"
 #include "sim/core/error.hpp"
 #include "tests/support/paths.hpp"
 
@@ -18,11 +19,12 @@ using namespace lightcode::hw;
 
 namespace {
 
-// The family's registered default-profile model.
-std::unique_ptr<HardwareModel> build(const ConfigNode& spec) {
+// The family's registered model under `profile`.
+std::unique_ptr<HardwareModel> build(const ConfigNode& spec, const char* profile = "default") {
   const FamilyInfo* family = default_registry().find(spec.string("family"));
   if (!family) spec.at("family").fail("unknown family");
-  return family->model_for(profile_named("default"))(spec);
+  ConfigUsage usage;
+  return family->model_for(profile_named(profile))(Params(spec, *family->params, usage));
 }
 
 std::string error_of(const std::string& yaml, const std::function<void(const ConfigNode&)>& parse) {
@@ -36,7 +38,7 @@ std::string error_of(const std::string& yaml, const std::function<void(const Con
 
 }  // namespace
 
-TEST_CASE("every file in configs/hardware loads with its family parser") {
+TEST_CASE("every file in configs/hardware builds its family's model (*_lightcode.yaml: the lightcode profile's)") {
   const std::filesystem::path dir = test::source_dir() + "/configs/hardware";
   REQUIRE(std::filesystem::is_directory(dir));
   int files = 0;
@@ -46,7 +48,8 @@ TEST_CASE("every file in configs/hardware loads with its family parser") {
     const ConfigNode spec = ConfigNode::load_file(entry.path().string());
     CHECK(spec.has("name"));
     std::unique_ptr<HardwareModel> model;
-    CHECK_NOTHROW(model = build(spec));
+    const bool original = entry.path().stem().string().find("_lightcode") != std::string::npos;
+    CHECK_NOTHROW(model = build(spec, original ? "lightcode" : "default"));
     if (model) {
       CHECK(model->unit_count() >= 1);
       // Photonic exactly when the family is the photonic one; outputs kept by memories.
@@ -54,7 +57,7 @@ TEST_CASE("every file in configs/hardware loads with its family parser") {
     }
     ++files;
   }
-  CHECK(files >= 9);
+  CHECK(files >= 12);
 }
 
 TEST_CASE("shipped figures: H100 SXM has 132 SMs, the Xeon 56 cores, the seed PHU 20 wavelengths") {
@@ -67,14 +70,14 @@ TEST_CASE("shipped figures: H100 SXM has 132 SMs, the Xeon 56 cores, the seed PH
   const CpuSpec xeon = parse_cpu_spec(ConfigNode::load_file(dir + "xeon_8480.yaml"));
   CHECK(xeon.cores == 56);
   CHECK(xeon.memory_bandwidth == doctest::Approx(307.2e9));
-  const CpuSpec seed = parse_cpu_spec(ConfigNode::load_file(dir + "cpu_lightcode.yaml"));
+  const CpuSpec seed = parse_cpu_spec(ConfigNode::load_file(dir + "cpu_seed.yaml"));
   CHECK(seed.clock_hz == doctest::Approx(3.208e9));
   CHECK(seed.fits.at("dense").per_work_s == doctest::Approx(6.845684637179875e-11));
   CHECK(seed.fits.at("pack").beyond_cache_points > 0);
   const PhuSpec phu = parse_phu_spec(ConfigNode::load_file(dir + "phu_lightcode.yaml"));
   CHECK(phu.multiplex == 20);
   CHECK(phu.dac.energy_per_sample_j == doctest::Approx(3.18e-12));
-  const MemorySpec hbm = parse_memory_spec(ConfigNode::load_file(dir + "hbm_lightcode.yaml"));
+  const MemorySpec hbm = parse_memory_spec(ConfigNode::load_file(dir + "hbm_seed.yaml"));
   CHECK((hbm.read_energy_j + hbm.preload_energy_j) == doctest::Approx(200e-12));
 }
 
@@ -108,4 +111,16 @@ TEST_CASE("a zero core count names file, line and key") {
   CHECK(msg.find("bad.yaml:3:") == 0);
   CHECK(msg.find("cores") != std::string::npos);
   CHECK(msg.find("must be an integer from 1 to 65536 (unit_count), got 0") != std::string::npos);
+}
+
+TEST_CASE("every registered table: defaults parse as their type and every key has a doc") {
+  std::vector<const ParamTable*> tables{&hw::system_params()};
+  for (const hw::FamilyInfo& f : hw::default_registry().families()) tables.push_back(f.params);
+  for (const ParamTable* t : tables) {
+    REQUIRE(t != nullptr);
+    CAPTURE(t->name);
+    const std::vector<std::string> problems = check_defaults(*t);
+    for (const std::string& problem : problems) MESSAGE(problem);
+    CHECK(problems.empty());
+  }
 }

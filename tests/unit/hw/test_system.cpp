@@ -1,5 +1,6 @@
-// Systems: every shipped system loads in both profiles; the registry lists every family;
-// bad system files fail with file, line and key.
+// Systems: every shipped system loads in its profile with every key read; the registry lists
+// every family; bad system files fail with file, line and key; a key no model reads is an
+// error.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -34,24 +35,25 @@ TEST_CASE("the registry holds every family with its algorithms") {
   CHECK(r.find("tpu") == nullptr);
 }
 
-TEST_CASE("every shipped system loads in both profiles") {
+TEST_CASE("every shipped system loads in its profile, every key read (configs/systems/lightcode: lightcode)") {
   int files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(systems_dir())) {
-    if (entry.path().extension() != ".yaml") continue;
-    for (const hw::Profile* p : {&hw::profile_named("default"), &hw::profile_named("lightcode")}) {
+  for (const std::string& dir : {systems_dir(), systems_dir() + "/lightcode"}) {
+    const hw::Profile& p = hw::profile_named(dir == systems_dir() ? "default" : "lightcode");
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.path().extension() != ".yaml") continue;
       CAPTURE(entry.path().string());
-      const System s = System::load(entry.path().string(), *p);
+      const System s = System::load(entry.path().string(), p);  // a set-but-unread key throws
       CHECK(s.find("hbm") >= 0);
       CHECK(s.find("sram") >= 0);
-      CHECK((s.find("start") >= 0) == p->start_tasks());
+      CHECK((s.find("start") >= 0) == p.start_tasks());
+      ++files;
     }
-    ++files;
   }
-  CHECK(files >= 4);
+  CHECK(files >= 9);
 }
 
 TEST_CASE("the seed CPU/PHU system: unit types in file order, models by profile") {
-  const System s = System::load(systems_dir() + "/cpu_phu.yaml", hw::profile_named("lightcode"));
+  const System s = System::load(systems_dir() + "/lightcode/cpu_phu.yaml", hw::profile_named("lightcode"));
   CHECK(s.name() == "CPU/PHU");
   REQUIRE(s.unit_count() == 5);
   CHECK(s.unit(0).name == "cpu");
@@ -63,8 +65,8 @@ TEST_CASE("the seed CPU/PHU system: unit types in file order, models by profile"
 
 TEST_CASE("an unknown family names the file, line and the known families") {
   const std::string msg = error_of(
-      "name: X\nunits:\n  tpu: {family: tpu, name: t}\nmemory:\n  hbm: {from: ../hardware/hbm_lightcode.yaml}\n"
-      "  sram: {from: ../hardware/sram_lightcode.yaml}\n");
+      "name: X\nunits:\n  tpu: {family: tpu, name: t}\nmemory:\n  hbm: {from: ../hardware/hbm_seed.yaml}\n"
+      "  sram: {from: ../hardware/sram_seed.yaml}\n");
   CHECK(msg.find("sys.yaml:3:") == 0);
   CHECK(msg.find("unknown hardware family 'tpu'") != std::string::npos);
   CHECK(msg.find("cpu, gpu, phu, memory") != std::string::npos);
@@ -72,31 +74,86 @@ TEST_CASE("an unknown family names the file, line and the known families") {
 
 TEST_CASE("a system without SRAM is rejected") {
   const std::string msg = error_of(
-      "name: X\nunits:\n  cpu: {from: ../hardware/cpu_lightcode.yaml}\nmemory:\n"
-      "  hbm: {from: ../hardware/hbm_lightcode.yaml}\n");
+      "name: X\nunits:\n  cpu: {from: ../hardware/cpu_seed.yaml}\nmemory:\n"
+      "  hbm: {from: ../hardware/hbm_seed.yaml}\n");
   CHECK(msg.find("needs an `sram`") != std::string::npos);
 }
 
 TEST_CASE("an override on top of an inherited unit spec is applied") {
   const System s = System::from_config(
       ConfigNode::parse("name: X\nunits:\n  phu: {from: ../hardware/phu_lightcode.yaml, cores: 8}\n"
-                        "memory:\n  hbm: {from: ../hardware/hbm_lightcode.yaml}\n"
-                        "  sram: {from: ../hardware/sram_lightcode.yaml}\n",
+                        "memory:\n  hbm: {from: ../hardware/hbm_seed.yaml}\n"
+                        "  sram: {from: ../hardware/sram_seed.yaml}\n",
                         "sys.yaml", systems_dir()),
       hw::profile_named("lightcode"));
   CHECK(s.model(s.find("phu")).unit_count() == 8);
 }
 
-TEST_CASE("the lightcode profile validates a system's links too") {
-  const std::string sys = "name: L\nunits:\n  cpu: {from: ../hardware/cpu_lightcode.yaml}\nmemory:\n"
-                          "  hbm: {from: ../hardware/hbm_lightcode.yaml}\n  sram: {from: ../hardware/sram_lightcode.yaml}\n";
-  for (const hw::Profile* profile : {&hw::profile_named("lightcode"), &hw::profile_named("default")}) {
-    const hw::Profile& p = *profile;
-    CAPTURE(p.name());
-    CHECK(error_of(sys + "links:\n  - {src: sram, dst: cpuu, latency: 1 ns}\n", p).find("cpuu") != std::string::npos);
-    CHECK(error_of(sys + "links:\n  - {src: sram, dst: cpu, latncy: 1 ns}\n", p).find("unknown key 'latncy'") !=
-          std::string::npos);
-    CHECK(error_of(sys + "links:\n  - {src: sram, dst: cpu, bandwidth: 1e400 B/s}\n", p).find("bandwidth") !=
-          std::string::npos);
-  }
+TEST_CASE("the default profile validates a system's links, the lightcode profile reads none") {
+  const std::string sys = "name: L\nunits:\n  cpu: {from: ../hardware/cpu_seed.yaml}\nmemory:\n"
+                          "  hbm: {from: ../hardware/hbm_seed.yaml}\n  sram: {from: ../hardware/sram_seed.yaml}\n";
+  CHECK(error_of(sys + "links:\n  - {src: sram, dst: cpuu, latency: 1 ns}\n").find("cpuu") != std::string::npos);
+  CHECK(error_of(sys + "links:\n  - {src: sram, dst: cpu, latncy: 1 ns}\n").find("unknown key 'latncy'") !=
+        std::string::npos);
+  CHECK(error_of(sys + "links:\n  - {src: sram, dst: cpu, bandwidth: 1e400 B/s}\n").find("bandwidth") !=
+        std::string::npos);
+  CHECK(error_of(sys + "links:\n  - {src: sram, dst: cpu, latency: 1 ns}\n").empty());
+}
+
+// A key that is set but that the model and profile in use never read is an error naming file,
+// line and key, one file kind per case (as VCML reports unused properties).
+namespace {
+const std::string kLightcodeMemory =
+    "memory:\n  hbm: {from: ../hardware/hbm_lightcode.yaml}\n  sram: {from: ../hardware/sram_lightcode.yaml}\n";
+const std::string kSeedMemory =
+    "memory:\n  hbm: {from: ../hardware/hbm_seed.yaml}\n  sram: {from: ../hardware/sram_seed.yaml}\n";
+
+void check_unread(const std::string& error, const std::string& where, const std::string& key, const std::string& reader) {
+  CAPTURE(error);
+  CHECK(error.find(where) == 0);
+  CHECK(error.find("key '" + key + "' is set but not read by " + reader) != std::string::npos);
+}
+}  // namespace
+
+TEST_CASE("unread key, CPU: the lightcode profile's CPU has no use for gemm_efficiency") {
+  const std::string e = error_of(
+      "name: X\nunits:\n  cpu: {from: ../hardware/cpu_lightcode.yaml,\n        gemm_efficiency: 0.5}\n" +
+          kLightcodeMemory,
+      hw::profile_named("lightcode"));
+  check_unread(e, "sys.yaml:4:26: units.cpu.gemm_efficiency", "gemm_efficiency",
+               "the cpu model of unit 'cpu' under profile 'lightcode'");
+}
+
+TEST_CASE("unread key, PHU: the lightcode profile models no converter latency") {
+  const std::string e = error_of(
+      "name: X\nunits:\n  cpu: {from: ../hardware/cpu_lightcode.yaml}\n"
+      "  phu: {from: ../hardware/phu_lightcode.yaml, dac: {latency: 2 ns}}\n" + kLightcodeMemory,
+      hw::profile_named("lightcode"));
+  check_unread(e, "sys.yaml:4:", "latency", "the phu model of unit 'phu' under profile 'lightcode'");
+  CHECK(e.find("units.phu.dac.latency") != std::string::npos);
+}
+
+TEST_CASE("unread key, memory: no default-profile model reads an HBM's write energy or an SRAM's read energy") {
+  const std::string units = "name: X\nunits:\n  cpu: {from: ../hardware/cpu_seed.yaml}\n";
+  check_unread(error_of(units + "memory:\n  hbm: {from: ../hardware/hbm_lightcode.yaml}\n"
+                                "  sram: {from: ../hardware/sram_seed.yaml}\n"),
+               test::source_dir() + "/configs/hardware/hbm_lightcode.yaml:",
+               "write_energy", "the memory model of unit 'hbm' under profile 'default'");
+  check_unread(error_of(units + "memory:\n  hbm: {from: ../hardware/hbm_seed.yaml}\n"
+                                "  sram: {from: ../hardware/sram_seed.yaml, read_energy: 12 pJ}\n"),
+               "sys.yaml:6:", "read_energy", "the memory model of unit 'sram' under profile 'default'");
+}
+
+TEST_CASE("unread key, link and system: the lightcode profile reads no `links:`") {
+  const std::string e = error_of("name: X\nunits:\n  cpu: {from: ../hardware/cpu_lightcode.yaml}\n" + kLightcodeMemory +
+                                     "links:\n  - {src: sram, dst: cpu, latency: 1 ns}\n",
+                                 hw::profile_named("lightcode"));
+  check_unread(e, "sys.yaml:8:", "links", "profile 'lightcode'");
+}
+
+TEST_CASE("keys no model uses are not keys: a GPU's l2 is an unknown key") {
+  const std::string e = error_of(
+      "name: X\nunits:\n  gpu: {from: ../hardware/h100_sxm.yaml, l2: 50 MB}\n" + kSeedMemory);
+  CHECK(e.find("sys.yaml:3:") == 0);
+  CHECK(e.find("unknown key 'l2'") != std::string::npos);
 }

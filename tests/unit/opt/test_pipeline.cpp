@@ -16,7 +16,9 @@ using namespace lightcode;
 
 namespace {
 
-std::string system_path(const std::string& name) { return test::source_dir() + "/configs/systems/" + name + ".yaml"; }
+std::string system_path(const std::string& name, const std::string& profile = "default") {
+  return test::system_file(name, profile);
+}
 
 ir::Graph gpt2(int64_t seq) {
   frontend::ModelRequest r;
@@ -34,7 +36,7 @@ TEST_CASE("identical subgraphs are solved once, and a cache hit places exactly a
     for (opt::Objective objective : {opt::Objective::time, opt::Objective::energy, opt::Objective::edp}) {
       CAPTURE(profile.name());
       CAPTURE(opt::objective_name(objective));
-      const hw::System sys = hw::System::load(system_path("cpu_phu"), profile);
+      const hw::System sys = hw::System::load(system_path("cpu_phu", std::string(profile.name())), profile);
       const opt::StackedGraph stacks(g, sys);
       const opt::Partition part = opt::partition(g);
       const opt::Placement cached = opt::place(stacks, part, objective, true);
@@ -81,7 +83,7 @@ TEST_CASE("placement and the whole expansion are deterministic") {
 
 TEST_CASE("photonic expansion: split, one 2-D product per batch element, merge, readable ids") {
   const ir::Graph g = gpt2(150);
-  const hw::System sys = hw::System::load(system_path("cpu_phu"), hw::profile_named("lightcode"));
+  const hw::System sys = hw::System::load(system_path("cpu_phu", "lightcode"), hw::profile_named("lightcode"));
   const opt::StackedGraph stacks(g, sys);
   const opt::Partition part = opt::partition(g);
   const opt::TaskGraph tasks = opt::expand(stacks, part, opt::place(stacks, part, opt::Objective::time));
@@ -136,7 +138,7 @@ TEST_CASE("a system with no unit able to run some op names the op and the system
   const ir::Graph g = gpt2(8);
   const auto cfg = ConfigNode::parse(
       "name: PHU only\nunits:\n  phu: {from: ../hardware/phu_lightcode.yaml}\nmemory:\n"
-      "  hbm: {from: ../hardware/hbm_lightcode.yaml}\n  sram: {from: ../hardware/sram_lightcode.yaml}\n",
+      "  hbm: {from: ../hardware/hbm_seed.yaml}\n  sram: {from: ../hardware/sram_seed.yaml}\n",
       "phu_only.yaml", test::source_dir() + "/configs/systems");
   const hw::System sys = hw::System::from_config(cfg, hw::profile_named("lightcode"));
   try {

@@ -20,7 +20,7 @@ using namespace lightcode;
 
 namespace {
 
-std::string system_path(const std::string& name) { return test::source_dir() + "/configs/systems/" + name + ".yaml"; }
+std::string system_path(const std::string& name) { return test::system_file(name, "lightcode"); }
 
 sweep::CrossoverScenario gpt2_scenario(std::vector<std::string> systems, std::vector<std::string> objectives,
                                        int64_t lo, int64_t hi) {
@@ -46,7 +46,7 @@ std::string error_of(const std::string& text) {
 
 const char* kGood =
     "name: x\nmodel: gpt2\nprofile: lightcode\n"
-    "systems: [../configs/systems/cpu.yaml, ../configs/systems/cpu_phu.yaml]\n"
+    "systems: [../configs/systems/lightcode/cpu.yaml, ../configs/systems/lightcode/cpu_phu.yaml]\n"
     "objectives: [time]\nlengths: {start: 1, stop: 64}\n";
 
 }  // namespace
@@ -198,38 +198,38 @@ TEST_CASE("crossover scenarios: the shipped one loads, and bad input gives a cle
   CHECK(s.threshold_system == system_path("cpu_phu"));
   CHECK(error_of(kGood).empty());
 
-  std::string e = error_of("model: gpt2\nsystems: [../configs/systems/cpu.yaml]\nobjectives: [time]\n"
+  std::string e = error_of("model: gpt2\nsystems: [../configs/systems/lightcode/cpu.yaml]\nobjectives: [time]\n"
                            "lengths: {start: 1, stop: 64}\n");
   CHECK(e.find("bad.yaml:2") != std::string::npos);
   CHECK(e.find("systems") != std::string::npos);
   CHECK(e.find("at least two systems") != std::string::npos);
 
-  e = error_of("model: gpt2\nsystems: [../configs/systems/cpu.yaml, ../configs/systems/gpu.yaml]\n"
+  e = error_of("model: gpt2\nsystems: [../configs/systems/lightcode/cpu.yaml, ../configs/systems/lightcode/gpu.yaml]\n"
                "objectives: [time, latency]\nlengths: {start: 1, stop: 64}\n");
   CHECK(e.find("bad.yaml:3") != std::string::npos);
   CHECK(e.find("latency") != std::string::npos);
   CHECK(e.find("time, energy, edp") != std::string::npos);
 
-  e = error_of("model: gpt2\nsystems: [../configs/systems/cpu.yaml, ../configs/systems/gpu.yaml]\n"
+  e = error_of("model: gpt2\nsystems: [../configs/systems/lightcode/cpu.yaml, ../configs/systems/lightcode/gpu.yaml]\n"
                "objectives: [time]\nlengths: {start: 100, stop: 10}\n");
   CHECK(e.find("bad.yaml:4") != std::string::npos);
   CHECK(e.find("lengths") != std::string::npos);
   CHECK(e.find("inverted") != std::string::npos);
 
-  e = error_of("model: gpt2\nsystems: [../configs/systems/cpu.yaml, ../configs/systems/gpu.yaml]\n"
+  e = error_of("model: gpt2\nsystems: [../configs/systems/lightcode/cpu.yaml, ../configs/systems/lightcode/gpu.yaml]\n"
                "objectives: [time]\nlengths: {start: 0, stop: 10}\n");
   CHECK(e.find("lengths.start") != std::string::npos);
   CHECK(e.find("positive") != std::string::npos);
 
-  e = error_of("model: gpt2\nsystems: [../configs/systems/cpu.yaml, ../configs/systems/gpu.yaml]\n"
+  e = error_of("model: gpt2\nsystems: [../configs/systems/lightcode/cpu.yaml, ../configs/systems/lightcode/gpu.yaml]\n"
                "objectives: []\nlengths: {start: 1, stop: 10}\n");
   CHECK(e.find("objectives") != std::string::npos);
 
-  e = error_of(std::string(kGood) + "treshold: {system: ../configs/systems/cpu_phu.yaml}\n");
+  e = error_of(std::string(kGood) + "treshold: {system: ../configs/systems/lightcode/cpu_phu.yaml}\n");
   CHECK(e.find("bad.yaml:7") != std::string::npos);
   CHECK(e.find("treshold") != std::string::npos);
 
-  e = error_of(std::string(kGood) + "thresholds: {system: ../configs/systems/nope.yaml}\n");
+  e = error_of(std::string(kGood) + "thresholds: {system: ../configs/systems/lightcode/nope.yaml}\n");
   CHECK(e.find("thresholds.system") != std::string::npos);
   CHECK(e.find("does not exist") != std::string::npos);
 

@@ -16,7 +16,7 @@ namespace {
 std::string write(const std::string& stem, const std::string& body) {
   const std::string path = "/tmp/lightcode_scenario_" + stem + "_" + std::to_string(::getpid()) + ".yaml";
   std::ofstream(path) << "model: gpt2\nsequence_length: 64\nsystem: " << test::source_dir()
-                      << "/configs/systems/cpu_phu.yaml\nprofile: lightcode\nfidelity: analytical\n" << body;
+                      << "/configs/systems/lightcode/cpu_phu.yaml\nprofile: lightcode\nfidelity: analytical\n" << body;
   return path;
 }
 

@@ -30,7 +30,7 @@ std::string temp(const std::string& stem) { return "/tmp/lightcode_sweep_" + ste
 std::string scenario_file(const std::string& stem, const std::string& sweep_body, const std::string& extra = "") {
   const std::string path = temp(stem) + ".yaml";
   std::ofstream(path) << "model: gpt2\nsequence_length: 32\nsystem: " << test::source_dir()
-                      << "/configs/systems/cpu_phu.yaml\nprofile: lightcode\nfidelity: analytical\n" << extra
+                      << "/configs/systems/lightcode/cpu_phu.yaml\nprofile: lightcode\nfidelity: analytical\n" << extra
                       << "sweep:\n" << sweep_body;
   return path;
 }
@@ -86,9 +86,9 @@ TEST_CASE("a point with an impossible system is reported failed, the others succ
   const std::string sys = test::source_dir() + "/configs/systems/";
   const std::string phu_only = temp("phu_only") + ".yaml";
   std::ofstream(phu_only) << "name: PHU only\nunits:\n  phu: {from: " << sys << "../hardware/phu_lightcode.yaml}\nmemory:\n"
-                          << "  hbm: {from: " << sys << "../hardware/hbm_lightcode.yaml}\n  sram: {from: " << sys
-                          << "../hardware/sram_lightcode.yaml}\n";
-  const std::string s = scenario_file("impossible", "  system: [" + sys + "cpu.yaml, " + phu_only + ", " + sys + "cpu_phu.yaml]\n");
+                          << "  hbm: {from: " << sys << "../hardware/hbm_seed.yaml}\n  sram: {from: " << sys
+                          << "../hardware/sram_seed.yaml}\n";
+  const std::string s = scenario_file("impossible", "  system: [" + sys + "lightcode/cpu.yaml, " + phu_only + ", " + sys + "lightcode/cpu_phu.yaml]\n");
   const std::string out = temp("impossible") + ".h5";
   const auto r = sweep_file(s, out);
   CHECK(r.failed == 1);

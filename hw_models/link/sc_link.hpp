@@ -18,8 +18,9 @@ namespace lightcode::hw {
 class HopSink {
  public:
   virtual ~HopSink() = default;
-  // Transfer `transfer` reaches the far end of channel `channel` at now + `delay_ps`.
-  virtual void hop_done(int32_t transfer, int32_t channel, int64_t start_ps, int64_t delay_ps) = 0;
+  // Transfer `transfer` started across channel `channel` at `start` and reaches its far end
+  // at now + `delay`.
+  virtual void hop_done(int32_t transfer, int32_t channel, Time start, Time delay) = 0;
 };
 
 class LinkChannel final : public sc_core::sc_module {
@@ -31,8 +32,8 @@ class LinkChannel final : public sc_core::sc_module {
   void enqueue(int32_t transfer, int64_t bytes);
   int64_t bytes() const { return bytes_; }
   int64_t transfers() const { return transfers_; }
-  int64_t busy_ps() const { return busy_ps_; }
-  int64_t queue_delay_ps() const { return queue_delay_ps_; }
+  Time busy_time() const { return busy_; }
+  Time queue_delay() const { return queue_delay_; }
   void trace_signals() { traced_ = true; }
   sc_core::sc_signal<bool, sc_core::SC_UNCHECKED_WRITERS> busy;
 
@@ -40,22 +41,23 @@ class LinkChannel final : public sc_core::sc_module {
   struct Pending {
     int32_t transfer;
     int64_t bytes;
-    int64_t queued_at_ps;
+    Time queued_at;
   };
   void serve();
   void freed();
-  int64_t occupancy_ps(int64_t bytes) const;  // checked: throws past the time limit
-  void account(int64_t bytes, int64_t occupy_ps, int64_t waited_ps);
+  Time occupancy(int64_t bytes) const;  // checked: throws past the time limit
+  void account(int64_t bytes, Time occupied, Time waited);
 
   HopSink& sink_;
   int32_t channel_;
   double seconds_per_byte_;  // 0 = unlimited bandwidth
-  int64_t latency_ps_;
+  Time latency_;
   std::deque<Pending> queue_;
   bool serving_ = false;
   bool traced_ = false;
-  int64_t idle_at_ps_ = 0;  // untraced: when the channel has sent everything queued so far
-  int64_t bytes_ = 0, transfers_ = 0, busy_ps_ = 0, queue_delay_ps_ = 0;
+  Time idle_at_;  // untraced: when the channel has sent everything queued so far
+  int64_t bytes_ = 0, transfers_ = 0;
+  Time busy_, queue_delay_;
   sc_core::sc_event free_;
 };
 

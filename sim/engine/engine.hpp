@@ -34,8 +34,8 @@ struct TransferRecord {
   int32_t producer = 0;
   int32_t consumer = 0;
   std::string channel;       // "sram->cpu" (hops joined by ","), or "route" when contention is off
-  int64_t start_ps = 0;
-  int64_t end_ps = 0;
+  Time start;
+  Time end;
   int64_t bytes = 0;
 };
 
@@ -45,7 +45,7 @@ struct EventResult {
   std::vector<results::MemorySample> memory;       // occupancy after every change
   std::vector<TransferRecord> transfers;
   std::vector<double> static_energy_pj;            // per unit type, all instances
-  std::vector<int64_t> conversion_ps;              // per unit type: conversion-bound busy time
+  std::vector<Time> conversion;                    // per unit type: conversion-bound busy time
   double elaborate_seconds = 0.0;  // wall time building the modules (informational)
   double run_seconds = 0.0;        // wall time of the kernel run, sc_start (informational)
   int64_t sram_spills = 0;

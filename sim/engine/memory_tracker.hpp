@@ -22,13 +22,13 @@ class MemoryTracker {
   MemoryTracker(const hw::System& system, bool spill, size_t tasks);
 
   // Returns false (and keeps the reason in error()) when SRAM would overflow without spill.
-  bool produced(int32_t task, const opt::Task& t, size_t consumers, Residence where, int64_t now_ps);
-  void consumed(int32_t producer, int64_t now_ps);
+  bool produced(int32_t task, const opt::Task& t, size_t consumers, Residence where, Time now);
+  void consumed(int32_t producer, Time now);
   const std::string& error() const { return error_; }
   void finish(EventResult& out);
 
  private:
-  void sample(int64_t now_ps);
+  void sample(Time now);
 
   int64_t sram_capacity_ = 0;  // 0 = unlimited
   bool spill_;
@@ -37,7 +37,8 @@ class MemoryTracker {
   std::vector<int32_t> remaining_;  // consumers still to finish; -1 = resident for good
   std::vector<Residence> where_;
   struct Sample {
-    int64_t t, sram, hbm;
+    Time t;
+    int64_t sram, hbm;
   };
   std::vector<Sample> samples_;
   std::string error_;

@@ -26,7 +26,7 @@ std::vector<results::TraceTransfer> trace_transfers(const engine::EventResult& e
   out.reserve(event.transfers.size());
   for (const engine::TransferRecord& t : event.transfers) {
     out.push_back(results::TraceTransfer{t.channel, std::to_string(t.producer) + "->" + std::to_string(t.consumer),
-                                         t.start_ps, t.end_ps, t.bytes});
+                                         t.start.count_ps(), t.end.count_ps(), t.bytes});
   }
   return out;
 }
@@ -91,7 +91,7 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     if (event) {
       const auto type = static_cast<size_t>(key.first);
       rec.static_energy_pj = event->static_energy_pj[type] / system.model(key.first).unit_count();
-      rec.conversion_ps = key.second == 0 ? event->conversion_ps[type] : 0;
+      rec.conversion_ps = key.second == 0 ? event->conversion[type].count_ps() : 0;
     }
     out.units.push_back(rec);
   }

@@ -32,6 +32,9 @@ lightcode_unit_test(regression_seed
 lightcode_unit_test(sc_engine
   SOURCES tests/sc/test_engine.cpp
   LIBS lc_sweep)
+lightcode_unit_test(sc_link
+  SOURCES tests/sc/test_link_channel.cpp
+  LIBS lc_sweep)
 
 # tools/plot.py: a small sweep plotted end to end, plus synthetic results files (formats 1
 # and 2: PHU scaling facets, crossover brackets, failed points) and crossover tables (JSON).

@@ -3,15 +3,12 @@
 #include <algorithm>
 
 #include "sim/core/checked.hpp"
-#include "sim/core/quantity.hpp"
 
 namespace lightcode::hw {
 
 LinkChannel::LinkChannel(const sc_core::sc_module_name& name, HopSink& sink, int32_t channel,
-                         double bandwidth, double latency_s)
-    : sc_core::sc_module(name), busy("busy"), sink_(sink), channel_(channel),
-      seconds_per_byte_(bandwidth > 0.0 ? 1.0 / bandwidth : 0.0),
-      latency_(Time::from_seconds(latency_s)) {
+                         const LinkSpec& link)
+    : sc_core::sc_module(name), busy("busy"), sink_(sink), channel_(channel), delay_(link_delay(link)) {
   SC_METHOD(freed);
   sensitive << free_;
   dont_initialize();
@@ -21,10 +18,10 @@ void LinkChannel::enqueue(int32_t transfer, int64_t bytes) {
   const Time now = sc_now();
   if (!traced_) {
     const Time start = std::max(now, idle_at_);
-    const Time occupied = occupancy(bytes);
-    idle_at_ = start.plus(occupied, "a link channel's busy time");
-    account(bytes, occupied, start - now);
-    sink_.hop_done(transfer, channel_, start, (idle_at_ - now).plus(latency_, "a transfer's arrival time"));
+    const LinkTiming timing = link_timing(delay_, bytes);
+    idle_at_ = start.plus(timing.occupancy, "a link channel's busy time");
+    account(bytes, timing.occupancy, start - now);
+    sink_.hop_done(transfer, channel_, start, (idle_at_ - now).plus(timing.latency, "a transfer's arrival time"));
     return;
   }
   queue_.push_back(Pending{transfer, bytes, now});
@@ -42,17 +39,13 @@ void LinkChannel::serve() {
   serving_ = true;
   if (traced_) busy.write(true);
   const Time now = sc_now();
-  const Time occupied = occupancy(p.bytes);
-  account(p.bytes, occupied, now - p.queued_at);
-  sink_.hop_done(p.transfer, channel_, now, occupied.plus(latency_, "a transfer's arrival time"));
-  notify_after(free_, occupied);
+  const LinkTiming timing = link_timing(delay_, p.bytes);
+  account(p.bytes, timing.occupancy, now - p.queued_at);
+  sink_.hop_done(p.transfer, channel_, now, timing.total());
+  notify_after(free_, timing.occupancy);
 }
 
 void LinkChannel::freed() { serve(); }
-
-Time LinkChannel::occupancy(int64_t bytes) const {
-  return Time::from_seconds(static_cast<double>(bytes) * seconds_per_byte_);
-}
 
 void LinkChannel::account(int64_t bytes, Time occupied, Time waited) {
   bytes_ = checked_add(bytes_, bytes, "the bytes a link channel carried");

@@ -1,7 +1,8 @@
 #pragma once
 // SystemC link channel (one direction of a link): transfers queue in arrival order and cross
-// one at a time; each occupies the channel for bytes / bandwidth and reaches the far end a
-// latency later (store-and-forward between hops). Reports each hop's start and arrival delay
+// one at a time; each occupies the channel for its occupancy and reaches the far end its
+// latency later (store-and-forward between hops), both from link_timing(), the function the
+// transfer model prices links with: one transfer on an idle link takes the model's time. Reports each hop's start and arrival delay
 // to its HopSink. Statistics: bytes, transfers, busy time, queueing delay.
 // A FIFO channel without preemption is fully described by the time it next falls idle, so
 // untraced channels need no kernel events of their own; traced ones (VCD) run the same queue
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <deque>
 
+#include "hw_models/link/link_timing.hpp"
 #include "hw_models/sc_service_unit.hpp"
 
 namespace lightcode::hw {
@@ -26,8 +28,7 @@ class HopSink {
 class LinkChannel final : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(LinkChannel);
-  LinkChannel(const sc_core::sc_module_name& name, HopSink& sink, int32_t channel, double bandwidth,
-              double latency_s);
+  LinkChannel(const sc_core::sc_module_name& name, HopSink& sink, int32_t channel, const LinkSpec& link);
 
   void enqueue(int32_t transfer, int64_t bytes);
   int64_t bytes() const { return bytes_; }
@@ -45,13 +46,11 @@ class LinkChannel final : public sc_core::sc_module {
   };
   void serve();
   void freed();
-  Time occupancy(int64_t bytes) const;  // checked: throws past the time limit
   void account(int64_t bytes, Time occupied, Time waited);
 
   HopSink& sink_;
   int32_t channel_;
-  double seconds_per_byte_;  // 0 = unlimited bandwidth
-  Time latency_;
+  LinkDelay delay_;
   std::deque<Pending> queue_;
   bool serving_ = false;
   bool traced_ = false;

@@ -250,7 +250,7 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
       const hw::LinkSpec& l = topo.links()[static_cast<size_t>(topo.channels()[c].link)];
       const std::string name = "link_" + topo.unit_names()[static_cast<size_t>(topo.channels()[c].src)] + "_" +
                                topo.unit_names()[static_cast<size_t>(topo.channels()[c].dst)];
-      channels_.push_back(std::make_unique<hw::LinkChannel>(name.c_str(), *this, static_cast<int32_t>(c), l.bandwidth, l.latency_s));
+      channels_.push_back(std::make_unique<hw::LinkChannel>(name.c_str(), *this, static_cast<int32_t>(c), l));
       if (vcd_) {
         channels_.back()->trace_signals();
         sc_core::sc_trace(vcd_, channels_.back()->busy, name);

@@ -19,41 +19,18 @@
 #include "sim/ir/metrics.hpp"
 #include "sim/sched/analytical.hpp"
 #include "sim/sweep/run_point.hpp"
+#include "tests/support/engine_tasks.hpp"
 #include "tests/support/nodes.hpp"
 #include "tests/support/paths.hpp"
 
 using namespace lightcode;
+using lightcode::test::independent;
+using lightcode::test::kMemory;
+using lightcode::test::list_policy;
 using lightcode::test::op;
+using lightcode::test::system_of;
 
 namespace {
-
-constexpr const char* kMemory =
-    "memory:\n  hbm: {from: ../hardware/hbm_lightcode.yaml}\n  sram: {from: ../hardware/sram_lightcode.yaml}\n";
-
-hw::System system_of(const std::string& units, const std::string& links = "", const hw::Profile& p = hw::profile_named("default")) {
-  const std::string text = "name: test\nunits:\n" + units + kMemory + (links.empty() ? "" : "links:\n" + links);
-  return hw::System::from_config(ConfigNode::parse(text, "test_system.yaml", test::source_dir() + "/configs/systems"), p);
-}
-
-// One task per op, all on unit type `unit`, no edges between them.
-opt::TaskGraph independent(const hw::System& sys, hw::UnitType unit, const std::vector<ir::Node>& ops) {
-  opt::TaskGraph g;
-  for (const ir::Node& n : ops) {
-    opt::Task t;
-    t.name = n.kind_name;
-    t.kind = n.kind;
-    t.kind_name = n.kind_name;
-    t.unit = unit;
-    t.algorithm = sys.model(unit).algorithms(n).ids[0];
-    t.cost = sys.model(unit).estimate(n, t.algorithm);
-    t.input_types = n.input_types;
-    t.outputs = n.outputs;
-    g.tasks.push_back(std::move(t));
-  }
-  return g;
-}
-
-const sched::SchedulingPolicy& list_policy() { return sched::default_policies().at("list"); }
 
 engine::EventResult one_task(const hw::System& sys, const std::string& unit, const ir::Node& n) {
   return engine::simulate(independent(sys, sys.find(unit), {n}), sys, {}, list_policy());

@@ -105,17 +105,13 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
       result_.conversion[t] = modules_[t]->conversion();
     }
     for (const auto& ch : channels_) {
-      results::UnitRecord r;
-      r.name = system_.topology()->channel_name(static_cast<int>(&ch - &channels_[0]));
-      r.kind = "link";
-      r.busy_ps = ch->busy_time().count_ps();
-      r.utilisation = schedule.makespan > Time::zero()
-                          ? static_cast<double>(r.busy_ps) / static_cast<double>(schedule.makespan.count_ps())
-                          : 0.0;
-      r.tasks = ch->transfers();
-      r.bytes = ch->bytes();
-      r.queue_delay_ps = ch->queue_delay().count_ps();
-      result_.links.push_back(r);
+      ChannelStats c;
+      c.name = system_.topology()->channel_name(static_cast<int>(&ch - &channels_[0]));
+      c.busy = ch->busy_time();
+      c.queue_delay = ch->queue_delay();
+      c.transfers = ch->transfers();
+      c.bytes = ch->bytes();
+      result_.links.push_back(c);
     }
     for (size_t i = 0; i < tasks_.size(); ++i) {
       for (const auto& in : tasks_[i].inputs) {

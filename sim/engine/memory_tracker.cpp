@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "hw_models/memory/memory_spec.hpp"
-#include "sim/engine/engine.hpp"
 
 namespace lightcode::engine {
 
@@ -47,16 +46,15 @@ void MemoryTracker::consumed(int32_t producer, Time now) {
 }
 
 void MemoryTracker::sample(Time now) {
-  if (!samples_.empty() && samples_.back().t == now) {
-    samples_.back() = Sample{now, sram_, hbm_};
+  if (!samples_.empty() && samples_.back().time == now) {
+    samples_.back() = MemorySample{now, sram_, hbm_};
   } else {
-    samples_.push_back(Sample{now, sram_, hbm_});
+    samples_.push_back(MemorySample{now, sram_, hbm_});
   }
 }
 
 void MemoryTracker::finish(EventResult& out) {
-  out.memory.clear();
-  for (const Sample& s : samples_) out.memory.push_back(results::MemorySample{s.t.count_ps(), s.sram, s.hbm});
+  out.memory = samples_;
   out.sram_spills = spills_;
   out.sram_peak_bytes = sram_peak_;
   out.hbm_peak_bytes = hbm_peak_;

@@ -9,11 +9,10 @@
 #include <vector>
 
 #include "hw_models/system.hpp"
+#include "sim/engine/event_result.hpp"
 #include "sim/opt/task_graph.hpp"
 
 namespace lightcode::engine {
-
-struct EventResult;
 
 using hw::Residence;
 
@@ -36,11 +35,7 @@ class MemoryTracker {
   std::vector<int64_t> bytes_;
   std::vector<int32_t> remaining_;  // consumers still to finish; -1 = resident for good
   std::vector<Residence> where_;
-  struct Sample {
-    Time t;
-    int64_t sram, hbm;
-  };
-  std::vector<Sample> samples_;
+  std::vector<MemorySample> samples_;
   std::string error_;
 };
 

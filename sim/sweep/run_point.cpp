@@ -21,6 +21,24 @@ std::string shapes_text(const std::vector<ir::TensorType>& ts) {
   return s;
 }
 
+// Busy time over makespan; 0 for an empty schedule.
+double utilisation(int64_t busy_ps, Time makespan) {
+  return makespan > Time::zero() ? static_cast<double>(busy_ps) / static_cast<double>(makespan.count_ps()) : 0.0;
+}
+
+results::UnitRecord link_record(const engine::ChannelStats& c, Time makespan) {
+  results::UnitRecord r;
+  r.name = c.name;
+  r.kind = "link";
+  r.busy_ps = c.busy.count_ps();
+  r.utilisation = utilisation(r.busy_ps, makespan);
+  r.energy_pj = c.energy_pj;
+  r.tasks = c.transfers;
+  r.bytes = c.bytes;
+  r.queue_delay_ps = c.queue_delay.count_ps();
+  return r;
+}
+
 std::vector<results::TraceTransfer> trace_transfers(const engine::EventResult& event) {
   std::vector<results::TraceTransfer> out;
   out.reserve(event.transfers.size());
@@ -85,9 +103,7 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     out.tasks.push_back(std::move(r));
   }
   for (auto& [key, rec] : units) {
-    rec.utilisation = schedule.makespan > Time::zero()
-                          ? static_cast<double>(rec.busy_ps) / static_cast<double>(schedule.makespan.count_ps())
-                          : 0.0;
+    rec.utilisation = utilisation(rec.busy_ps, schedule.makespan);
     if (event) {
       const auto type = static_cast<size_t>(key.first);
       rec.static_energy_pj = event->static_energy_pj[type] / system.model(key.first).unit_count();
@@ -101,8 +117,10 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
       rows[{system.unit(static_cast<hw::UnitType>(t)).name, "static"}] += event->static_energy_pj[t];
       sum.energy_pj += event->static_energy_pj[t];
     }
-    for (const results::UnitRecord& link : event->links) out.units.push_back(link);
-    out.memory_profile = event->memory;
+    for (const engine::ChannelStats& link : event->links) out.units.push_back(link_record(link, schedule.makespan));
+    for (const engine::MemorySample& m : event->memory) {
+      out.memory_profile.push_back(results::MemorySample{m.time.count_ps(), m.sram_bytes, m.hbm_bytes});
+    }
   }
   for (const auto& [key, e] : rows) {
     check_energy(e, [&key = key] { return key.first + " " + key.second; });

@@ -250,9 +250,9 @@ TEST_CASE("contention on: a saturated link lengthens the makespan and shows its 
   int64_t queued = 0;
   for (const auto& link : r.links) {
     if (link.name == "sram->phu") {
-      queued = link.queue_delay_ps;
+      queued = link.queue_delay.count_ps();
       CHECK(link.bytes == 4 * 256 * 1024 * 4);
-      CHECK(link.tasks == 4);
+      CHECK(link.transfers == 4);
     }
   }
   CHECK(queued > 0);

@@ -73,8 +73,8 @@ TEST_CASE("one transfer over an idle link, contention on: the transfer model's t
   CHECK(event.schedule.makespan == analytical.makespan);
   REQUIRE(event.links.size() == 2);  // cpu->phu, phu->cpu
   CHECK(event.links[0].name == "cpu->phu");
-  CHECK(event.links[0].busy_ps == timing.occupancy.count_ps());
-  CHECK(event.links[0].queue_delay_ps == 0);
+  CHECK(event.links[0].busy == timing.occupancy);
+  CHECK(event.links[0].queue_delay == Time::zero());
 }
 
 TEST_CASE("an idle two-hop route forwards hop by hop: each hop's link_timing, within 1 ps of the model") {

@@ -2,8 +2,9 @@
 // SystemC link channel (one direction of a link): transfers queue in arrival order and cross
 // one at a time; each occupies the channel for its occupancy and reaches the far end its
 // latency later (store-and-forward between hops), both from link_timing(), the function the
-// transfer model prices links with: one transfer on an idle link takes the model's time. Reports each hop's start and arrival delay
-// to its HopSink. Statistics: bytes, transfers, busy time, queueing delay.
+// transfer model prices links with, so one transfer on an idle link takes the model's time.
+// Reports each hop's start and arrival delay to its HopSink. Statistics: bytes, transfers,
+// busy time, queueing delay.
 // A FIFO channel without preemption is fully described by the time it next falls idle, so
 // untraced channels need no kernel events of their own; traced ones (VCD) run the same queue
 // on events so that `busy` toggles at the right times.

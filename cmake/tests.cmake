@@ -41,6 +41,12 @@ lightcode_unit_test(sc_engine
 lightcode_unit_test(sc_energy
   SOURCES tests/sc/test_energy.cpp
   LIBS lc_sweep)
+lightcode_unit_test(sc_link
+  SOURCES tests/sc/test_link_channel.cpp
+  LIBS lc_sweep)
+
+# Layering: SystemC only where DESIGN allows it, and no include of a layer above.
+add_test(NAME layers:includes COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/check_layers.sh ${CMAKE_SOURCE_DIR})
 
 # tools/plot.py: a small sweep plotted end to end, plus synthetic results files (formats 1
 # and 2: PHU scaling facets, crossover brackets, failed points) and crossover tables (JSON).

@@ -1,7 +1,5 @@
 #include "hw_models/sc_service_unit.hpp"
 
-#include "sim/core/checked.hpp"
-
 namespace lightcode::hw {
 
 ServiceUnit::ServiceUnit(const sc_core::sc_module_name& name, TaskSink& sink, int32_t unit_type,
@@ -12,13 +10,13 @@ ServiceUnit::ServiceUnit(const sc_core::sc_module_name& name, TaskSink& sink, in
   dont_initialize();
 }
 
-void ServiceUnit::start(int32_t task, int64_t service_ps, const Cost& cost) {
+void ServiceUnit::start(int32_t task, Time service, const Cost& cost) {
   task_ = task;
-  busy_ps_ = add_ps(busy_ps_, service_ps, "a unit's busy time");
+  busy_ = busy_.plus(service, "a unit's busy time");
   ++tasks_;
   if (traced_) busy.write(true);
-  on_start(task, service_ps, cost);
-  notify_after(done_, service_ps);
+  on_start(task, service, cost);
+  notify_after(done_, service);
 }
 
 void ServiceUnit::trace_to(sc_core::sc_trace_file* vcd) {

@@ -15,16 +15,20 @@
 
 namespace lightcode::hw {
 
-// A delay of `ps` picoseconds (the kernel runs at 1 ps resolution): no floating point.
-inline sc_core::sc_time sc_ps(int64_t ps) { return sc_core::sc_time::from_value(static_cast<sc_core::sc_time::value_type>(ps)); }
-// Notifies `e` after `ps` (a delta cycle when 0). A negative delay would wrap to a time
+// The kernel runs at 1 ps resolution (set before any sc_time exists), so a Time is an sc_time
+// value as it is: no floating point on the way.
+inline sc_core::sc_time to_sc_time(Time t) {
+  return sc_core::sc_time::from_value(static_cast<sc_core::sc_time::value_type>(t.count_ps()));
+}
+inline Time sc_now() { return Time::ps(static_cast<int64_t>(sc_core::sc_time_stamp().value())); }
+// Notifies `e` after `delay` (a delta cycle when 0). A negative delay would wrap to a time
 // centuries ahead (sc_time is unsigned) and keep the kernel busy: it is a bug, and throws.
-inline void notify_after(sc_core::sc_event& e, int64_t ps) {
-  if (ps < 0) throw std::logic_error("notify_after: negative delay " + std::to_string(ps) + " ps");
-  if (ps == 0) {
+inline void notify_after(sc_core::sc_event& e, Time delay) {
+  if (delay < Time::zero()) throw std::logic_error("notify_after: negative delay " + std::to_string(delay.count_ps()) + " ps");
+  if (delay == Time::zero()) {
     e.notify(sc_core::SC_ZERO_TIME);
   } else {
-    e.notify(sc_ps(ps));
+    e.notify(to_sc_time(delay));
   }
 }
 
@@ -36,18 +40,18 @@ class ServiceUnit : public sc_core::sc_module {
   bool idle() const { return task_ < 0; }
   // Precondition: idle(). Zero-length tasks finish one delta cycle later. `cost` is the
   // task's, for what a unit records beside its busy time (a PHU core: conversion).
-  void start(int32_t task, int64_t service_ps, const Cost& cost = {});
+  void start(int32_t task, Time service, const Cost& cost = {});
   // Adds `busy` (and a unit's own signals) to a VCD waveform; signals are driven from then on.
   virtual void trace_to(sc_core::sc_trace_file* vcd);
-  virtual int64_t conversion_ps() const { return 0; }
-  int64_t busy_ps() const { return busy_ps_; }
+  virtual Time conversion() const { return Time::zero(); }
+  Time busy_time() const { return busy_; }
   int64_t tasks() const { return tasks_; }
   // Signals are driven only when traced (VCD): writing them costs kernel updates.
   void trace_signals() { traced_ = true; }
   sc_core::sc_signal<bool, sc_core::SC_UNCHECKED_WRITERS> busy;
 
  protected:
-  virtual void on_start(int32_t /*task*/, int64_t /*service_ps*/, const Cost& /*cost*/) {}
+  virtual void on_start(int32_t /*task*/, Time /*service*/, const Cost& /*cost*/) {}
   bool traced_ = false;
 
  private:
@@ -57,7 +61,7 @@ class ServiceUnit : public sc_core::sc_module {
   int32_t unit_type_;
   int32_t instance_;
   int32_t task_ = -1;
-  int64_t busy_ps_ = 0;
+  Time busy_;
   int64_t tasks_ = 0;
   sc_core::sc_event done_;
 };
@@ -73,14 +77,14 @@ class ServiceModules final : public UnitModules {
     }
   }
   void start(int32_t instance, int32_t task, const ir::Node&, AlgorithmId, const Cost& cost) override {
-    units_[static_cast<size_t>(instance)]->start(task, cost.time.count_ps(), cost);
+    units_[static_cast<size_t>(instance)]->start(task, cost.time, cost);
   }
   void trace(sc_core::sc_trace_file* vcd) override {
     for (auto& u : units_) u->trace_to(vcd);
   }
-  int64_t conversion_ps() const override {
-    int64_t sum = 0;
-    for (const auto& u : units_) sum += u->conversion_ps();
+  Time conversion() const override {
+    Time sum;
+    for (const auto& u : units_) sum = sum.plus(u->conversion(), "a unit's conversion-bound time");
     return sum;
   }
 

@@ -45,7 +45,7 @@ class UnitModules {
   // Adds busy signals (and whatever else the family shows) to a VCD waveform.
   virtual void trace(sc_core::sc_trace_file* vcd) = 0;
   // Busy time bound by conversion (photonic units), summed over instances.
-  virtual int64_t conversion_ps() const { return 0; }
+  virtual Time conversion() const { return Time::zero(); }
 };
 
 using ModuleFactory = std::unique_ptr<UnitModules> (*)(const ModuleContext& context);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <string>
 
-#include "sim/core/checked.hpp"
 
 namespace lightcode::hw {
 Tpc::Tpc(const sc_core::sc_module_name& name, int n) : sc_core::sc_module(name) {
@@ -35,10 +34,10 @@ void Gpu::start(int32_t task, const KernelPlan& plan) {
   remaining_ = plan.ctas;
   in_flight_ = 0;
   per_cta_ = plan.per_wave;
-  busy_ps_ = add_ps(busy_ps_, plan.total().count_ps(), "the GPU's busy time");
+  busy_ = busy_.plus(plan.total(), "the GPU's busy time");
   ++tasks_;
   if (traced_) busy.write(true);
-  notify_after(launch_done_, plan.launch.count_ps());
+  notify_after(launch_done_, plan.launch);
 }
 
 void Gpu::launched() {
@@ -59,7 +58,7 @@ void Gpu::issue() {
     for (int64_t i = 0; i < sms; ++i) sms_[static_cast<size_t>(i)]->ctas += full + (i < rest ? 1 : 0);
     remaining_ = 0;
     in_flight_ = 0;
-    notify_after(wave_done_, (per_cta_ * (full + (rest > 0 ? 1 : 0))).count_ps());
+    notify_after(wave_done_, per_cta_ * (full + (rest > 0 ? 1 : 0)));
     return;
   }
   // All SMs are free between waves of one kernel: hand out as many CTAs as there are SMs.
@@ -69,7 +68,7 @@ void Gpu::issue() {
     if (traced_) sms_[static_cast<size_t>(i)]->busy.write(true);
     ++sms_[static_cast<size_t>(i)]->ctas;
   }
-  notify_after(wave_done_, per_cta_.count_ps());
+  notify_after(wave_done_, per_cta_);
 }
 
 void Gpu::wave_done() {

@@ -38,7 +38,7 @@ class Gpu final : public sc_core::sc_module {
 
   bool idle() const { return task_ < 0; }
   void start(int32_t task, const KernelPlan& plan);
-  int64_t busy_ps() const { return busy_ps_; }
+  Time busy_time() const { return busy_; }
   int64_t tasks() const { return tasks_; }
   const std::vector<Sm*>& sms() const { return sms_; }
   void trace_signals() { traced_ = true; }
@@ -58,7 +58,7 @@ class Gpu final : public sc_core::sc_module {
   int64_t remaining_ = 0;   // CTAs not yet handed out
   int64_t in_flight_ = 0;   // SMs 0 .. in_flight_-1 are running a CTA
   Time per_cta_;
-  int64_t busy_ps_ = 0;
+  Time busy_;
   int64_t tasks_ = 0;
   sc_core::sc_event launch_done_;
   sc_core::sc_event wave_done_;

@@ -1,5 +1,6 @@
 #include "hw_models/link/link_transfer_model.hpp"
 
+#include "hw_models/link/link_timing.hpp"
 #include "hw_models/link/link_topology.hpp"
 #include "sim/core/error.hpp"
 
@@ -9,19 +10,13 @@ namespace {
 constexpr double kBitsPerByte = 8.0;
 
 struct Route {
-  double latency_s = 0.0;
-  double seconds_per_byte = 0.0;
+  LinkDelay delay;  // the hops as one chain (link_timing.hpp)
   double joules_per_bit = 0.0;
   int hops = 0;  // 0 = no route
 };
 
-Route hop(const LinkSpec& l) {
-  return {l.latency_s, l.bandwidth > 0.0 ? 1.0 / l.bandwidth : 0.0, l.energy_per_bit_j, 1};
-}
-
-Route chain(const Route& a, const Route& b) {
-  return {a.latency_s + b.latency_s, a.seconds_per_byte + b.seconds_per_byte,
-          a.joules_per_bit + b.joules_per_bit, a.hops + b.hops};
+Route then(const Route& r, const LinkSpec& l) {
+  return {chain(r.delay, link_delay(l)), r.joules_per_bit + l.energy_per_bit_j, r.hops + 1};
 }
 
 class LinkTransferModel final : public TransferModel {
@@ -33,7 +28,7 @@ class LinkTransferModel final : public TransferModel {
       for (size_t b = 0; b < n_; ++b) {
         Route& r = table_[a * n_ + b];
         for (int channel : topology.route(static_cast<UnitType>(a), static_cast<UnitType>(b))) {
-          r = chain(r, hop(topology.links()[static_cast<size_t>(topology.channels()[static_cast<size_t>(channel)].link)]));
+          r = then(r, topology.links()[static_cast<size_t>(topology.channels()[static_cast<size_t>(channel)].link)]);
         }
       }
     }
@@ -51,13 +46,12 @@ class LinkTransferModel final : public TransferModel {
                   "': no direct link, and none through 'sram' (add one under `links:`)");
     }
     const int64_t bytes = tensor.bytes();
-    const double move_s = static_cast<double>(bytes) * r.seconds_per_byte;
     Cost c;
-    c.time = Time::from_seconds(r.latency_s + move_s);
+    c.time = link_timing(r.delay, bytes).total();
     c.energy = Energy::from_joules(static_cast<double>(bytes) * kBitsPerByte * r.joules_per_bit);
     c.bytes_read = bytes;
     c.bytes_written = bytes;
-    c.bound = move_s >= r.latency_s ? Bound::memory : Bound::latency;
+    c.bound = static_cast<double>(bytes) * r.delay.seconds_per_byte >= r.delay.latency_s ? Bound::memory : Bound::latency;
     return c;
   }
 

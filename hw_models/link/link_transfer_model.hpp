@@ -2,6 +2,8 @@
 // Default-profile transfers over a system's links. Per hop: latency + bytes / bandwidth
 // (bandwidth 0 = unlimited), energy = bits x energy_per_bit. A pair without a direct link
 // routes through the unit named "sram": two hops, store-and-forward, times and energies add.
+// Times come from link_timing() (link_timing.hpp), which the event engine's link channels
+// call too; a route is timed as one chain, rounded once.
 // from == to (two tasks on one unit type) uses a self-link when the system declares one, and
 // otherwise goes through SRAM like the original (CPU core to CPU core crosses the fabric; a
 // PHU has no memory of its own). A GPU system wants a free self-link: its data stays in HBM.

@@ -2,7 +2,7 @@
 // SystemC photonic core: one 2-D product at a time on its wavelengths, fed by its DAC and
 // drained by its ADC. The service time is the PHU model's estimate(): the optical
 // stream or the converters, whichever is slower, plus both converter latencies. The core
-// records how much of its busy time the converters bound (conversion_ps) and traces a
+// records how much of its busy time the converters bound (conversion()) and traces a
 // `converting` signal beside `busy`.
 #include "hw_models/sc_service_unit.hpp"
 
@@ -13,7 +13,7 @@ class PhuCore final : public ServiceUnit {
   PhuCore(const sc_core::sc_module_name& name, TaskSink& sink, int32_t unit_type, int32_t instance)
       : ServiceUnit(name, sink, unit_type, instance), converting("converting") {}
 
-  int64_t conversion_ps() const override { return conversion_ps_; }
+  Time conversion() const override { return conversion_; }
   void trace_to(sc_core::sc_trace_file* vcd) override {
     ServiceUnit::trace_to(vcd);
     sc_core::sc_trace(vcd, converting, std::string(name()) + ".converting");
@@ -21,13 +21,13 @@ class PhuCore final : public ServiceUnit {
   sc_core::sc_signal<bool, sc_core::SC_UNCHECKED_WRITERS> converting;
 
  private:
-  void on_start(int32_t, int64_t service_ps, const Cost& cost) override {
+  void on_start(int32_t, Time service, const Cost& cost) override {
     const bool conversion_bound = cost.bound == Bound::conversion;
     if (traced_) converting.write(conversion_bound);
-    if (conversion_bound) conversion_ps_ += service_ps;
+    if (conversion_bound) conversion_ = conversion_.plus(service, "a PHU core's conversion-bound time");
   }
 
-  int64_t conversion_ps_ = 0;
+  Time conversion_;
 };
 
 }  // namespace lightcode::hw

@@ -16,9 +16,9 @@
 #include "hw_models/link/sc_link.hpp"
 #include "hw_models/sc_service_unit.hpp"
 #include "hw_models/unit_modules.hpp"
-#include "sim/core/checked.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/output_file.hpp"
+#include "sim/core/quantity.hpp"
 #include "sim/engine/memory_tracker.hpp"
 #include "sim/sched/analytical.hpp"
 
@@ -28,13 +28,13 @@ namespace {
 using opt::TaskId;
 
 constexpr std::string_view kVcd = ".vcd";
+constexpr std::string_view kArrival = "a transfer's arrival time";
 
 bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-int64_t now_ps() { return static_cast<int64_t>(sc_core::sc_time_stamp().value()); }
-Time now() { return Time::ps(now_ps()); }
+Time now() { return hw::sc_now(); }
 
 ir::Node as_node(const opt::Task& t) {
   ir::Node n;
@@ -96,26 +96,22 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     dispatcher_->complete(schedule);
     const double seconds = schedule.makespan.seconds();
     result_.static_energy_pj.assign(system_.unit_count(), 0.0);
-    result_.conversion_ps.assign(system_.unit_count(), 0);
+    result_.conversion.assign(system_.unit_count(), Time::zero());
     for (size_t t = 0; t < system_.unit_count(); ++t) {
       const hw::HardwareModel& m = system_.model(static_cast<hw::UnitType>(t));
       result_.static_energy_pj[t] =
           check_energy(m.static_power_watts() * seconds * m.unit_count() * kPicojoulesPerJoule,
                        [&] { return "static energy of '" + system_.unit(static_cast<hw::UnitType>(t)).name + "'"; });
-      result_.conversion_ps[t] = modules_[t]->conversion_ps();
+      result_.conversion[t] = modules_[t]->conversion();
     }
     for (const auto& ch : channels_) {
-      results::UnitRecord r;
-      r.name = system_.topology()->channel_name(static_cast<int>(&ch - &channels_[0]));
-      r.kind = "link";
-      r.busy_ps = ch->busy_ps();
-      r.utilisation = schedule.makespan > Time::zero()
-                          ? static_cast<double>(r.busy_ps) / static_cast<double>(schedule.makespan.count_ps())
-                          : 0.0;
-      r.tasks = ch->transfers();
-      r.bytes = ch->bytes();
-      r.queue_delay_ps = ch->queue_delay_ps();
-      result_.links.push_back(r);
+      ChannelStats c;
+      c.name = system_.topology()->channel_name(static_cast<int>(&ch - &channels_[0]));
+      c.busy = ch->busy_time();
+      c.queue_delay = ch->queue_delay();
+      c.transfers = ch->transfers();
+      c.bytes = ch->bytes();
+      result_.links.push_back(c);
     }
     for (size_t i = 0; i < tasks_.size(); ++i) {
       for (const auto& in : tasks_[i].inputs) {
@@ -137,8 +133,8 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     guarded([&] { finish_task(id, unit_type, instance); });
   }
 
-  void hop_done(int32_t transfer, int32_t channel, int64_t start_ps, int64_t delay_ps) override {
-    guarded([&] { finish_hop(transfer, channel, start_ps, delay_ps); });
+  void hop_done(int32_t transfer, int32_t channel, Time start, Time delay) override {
+    guarded([&] { finish_hop(transfer, channel, start, delay); });
   }
 
  private:
@@ -166,24 +162,24 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     }
     ++finished_;
     dispatcher_->finished(id, now());
-    if (!memory_.produced(id, tasks_[t], use_begin_[t + 1] - use_begin_[t], residence_[static_cast<size_t>(tasks_[t].unit)], now_ps())) {
+    if (!memory_.produced(id, tasks_[t], use_begin_[t + 1] - use_begin_[t], residence_[static_cast<size_t>(tasks_[t].unit)], now())) {
       failure_ = memory_.error();
       sc_core::sc_stop();
       return;
     }
-    for (const opt::TaskInput& in : tasks_[t].inputs) memory_.consumed(in.producer, now_ps());
+    for (const opt::TaskInput& in : tasks_[t].inputs) memory_.consumed(in.producer, now());
     for (uint32_t u = use_begin_[t]; u < use_begin_[t + 1]; ++u) send(id, uses_[u]);
     dispatch_ev_.notify(sc_core::SC_ZERO_TIME);
   }
 
-  void finish_hop(int32_t transfer, int32_t channel, int64_t start_ps, int64_t delay_ps) {
+  void finish_hop(int32_t transfer, int32_t channel, Time start, Time delay) {
     const Transfer& tr = transfers_[static_cast<size_t>(transfer)];
     if (tr.record >= 0) {
       TransferRecord& r = records_[static_cast<size_t>(tr.record)];
-      if (tr.hop == 0) r.start_ps = start_ps;
+      if (tr.hop == 0) r.start = start;
       r.channel += (r.channel.empty() ? "" : ",") + system_.topology()->channel_name(channel);
     }
-    schedule_event(add_ps(now_ps(), delay_ps, "a transfer's arrival time"), Event{Event::hop, transfer});
+    schedule_event(now().plus(delay, kArrival), Event{Event::hop, transfer});
   }
 
   struct Use {
@@ -202,7 +198,7 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     int32_t index;  // task (arrival, start) or transfer (hop)
   };
   struct Timed {
-    int64_t at;
+    Time at;
     int64_t seq;
     Event event;
     bool operator>(const Timed& o) const { return at != o.at ? at > o.at : seq > o.seq; }
@@ -250,7 +246,7 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
       const hw::LinkSpec& l = topo.links()[static_cast<size_t>(topo.channels()[c].link)];
       const std::string name = "link_" + topo.unit_names()[static_cast<size_t>(topo.channels()[c].src)] + "_" +
                                topo.unit_names()[static_cast<size_t>(topo.channels()[c].dst)];
-      channels_.push_back(std::make_unique<hw::LinkChannel>(name.c_str(), *this, static_cast<int32_t>(c), l.bandwidth, l.latency_s));
+      channels_.push_back(std::make_unique<hw::LinkChannel>(name.c_str(), *this, static_cast<int32_t>(c), l));
       if (vcd_) {
         channels_.back()->trace_signals();
         sc_core::sc_trace(vcd_, channels_.back()->busy, name);
@@ -264,9 +260,9 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
   }
 
  private:
-  void schedule_event(int64_t at, Event e) {
+  void schedule_event(Time at, Event e) {
     timeline_.push(Timed{at, seq_++, e});
-    hw::notify_after(arrival_ev_, timeline_.top().at - now_ps());
+    hw::notify_after(arrival_ev_, timeline_.top().at - now());
   }
 
   void arrive(TaskId consumer) {
@@ -282,22 +278,23 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     if (!route.empty() && in.transfer.bytes_read > 0) {
       int32_t record = -1;
       if (options_.record_transfers) {
-        records_.push_back(TransferRecord{producer, use.consumer, "", 0, 0, in.transfer.bytes_read});
+        records_.push_back(TransferRecord{producer, use.consumer, "", Time::zero(), Time::zero(), in.transfer.bytes_read});
         record = static_cast<int32_t>(records_.size() - 1);
       }
       transfers_.push_back(Transfer{use.consumer, record, in.transfer.bytes_read, &route, 0});
       channels_[static_cast<size_t>(route[0])]->enqueue(static_cast<int32_t>(transfers_.size() - 1), in.transfer.bytes_read);
       return;
     }
-    const int64_t delay = in.transfer.time.count_ps();
-    if (delay > 0 && options_.record_transfers) {
-      result_.transfers.push_back(TransferRecord{producer, use.consumer, "route", now_ps(), now_ps() + delay, in.transfer.bytes_read});
-    }
-    if (delay == 0) {
+    const Time delay = in.transfer.time;
+    if (delay == Time::zero()) {
       arrive(use.consumer);
-    } else {
-      schedule_event(add_ps(now_ps(), delay, "a transfer's arrival time"), Event{Event::arrival, use.consumer});
+      return;
     }
+    const Time arrival = now().plus(delay, kArrival);
+    if (options_.record_transfers) {
+      result_.transfers.push_back(TransferRecord{producer, use.consumer, "route", now(), arrival, in.transfer.bytes_read});
+    }
+    schedule_event(arrival, Event{Event::arrival, use.consumer});
   }
 
   void arrivals() {
@@ -305,8 +302,8 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
   }
 
   void arrivals_now() {
-    const int64_t now = now_ps();
-    while (!timeline_.empty() && timeline_.top().at <= now) {
+    const Time at = now();
+    while (!timeline_.empty() && timeline_.top().at <= at) {
       const Event e = timeline_.top().event;
       timeline_.pop();
       if (e.kind == Event::arrival) {
@@ -322,11 +319,11 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
       if (++tr.hop < tr.route->size()) {
         channels_[static_cast<size_t>((*tr.route)[tr.hop])]->enqueue(e.index, tr.bytes);
       } else {
-        if (tr.record >= 0) records_[static_cast<size_t>(tr.record)].end_ps = now;
+        if (tr.record >= 0) records_[static_cast<size_t>(tr.record)].end = at;
         arrive(tr.consumer);
       }
     }
-    if (!timeline_.empty()) hw::notify_after(arrival_ev_, timeline_.top().at - now);
+    if (!timeline_.empty()) hw::notify_after(arrival_ev_, timeline_.top().at - at);
   }
 
   // Every decision comes from the scheduling policy's dispatcher, as in the analytical driver:
@@ -344,7 +341,7 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
         start_or_defer(d->task, d->instance);
       } else {
         planned_instance_[static_cast<size_t>(d->task)] = d->instance;
-        schedule_event(d->start.count_ps(), Event{Event::start, d->task});
+        schedule_event(d->start, Event{Event::start, d->task});
       }
     }
   }

@@ -9,17 +9,17 @@
 // Service times come from the same cost models the selector used (estimate(), GPU plans).
 // SRAM and HBM occupancy is tracked over time; an SRAM overflow is an error, or spills the
 // tensor to HBM when asked. Energy adds compute, transfers, DAC/ADC conversion and static
-// power x makespan per unit.
+// power x makespan per unit. What it measured comes back as the engine's own plain types
+// (event_result.hpp); the engine depends on no layer above it.
 // SystemC elaborates once per process: simulate() may be called once; a second call throws.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "hw_models/system.hpp"
+#include "sim/engine/event_result.hpp"
 #include "sim/opt/task_graph.hpp"
-#include "sim/results/report.hpp"
 #include "sim/sched/policy.hpp"
-#include "sim/sched/schedule.hpp"
 
 namespace lightcode::engine {
 
@@ -28,29 +28,6 @@ struct EngineOptions {
   bool spill_sram = false;   // true: an SRAM overflow spills to HBM instead of failing
   std::string vcd_path;      // "" = no waveform; else unit busy signals to this VCD file
   bool record_transfers = false;  // keep every transfer's timing (for traces)
-};
-
-struct TransferRecord {
-  int32_t producer = 0;
-  int32_t consumer = 0;
-  std::string channel;       // "sram->cpu" (hops joined by ","), or "route" when contention is off
-  int64_t start_ps = 0;
-  int64_t end_ps = 0;
-  int64_t bytes = 0;
-};
-
-struct EventResult {
-  sched::Schedule schedule;
-  std::vector<results::UnitRecord> links;          // one per channel, kind "link"
-  std::vector<results::MemorySample> memory;       // occupancy after every change
-  std::vector<TransferRecord> transfers;
-  std::vector<double> static_energy_pj;            // per unit type, all instances
-  std::vector<int64_t> conversion_ps;              // per unit type: conversion-bound busy time
-  double elaborate_seconds = 0.0;  // wall time building the modules (informational)
-  double run_seconds = 0.0;        // wall time of the kernel run, sc_start (informational)
-  int64_t sram_spills = 0;
-  int64_t sram_peak_bytes = 0;
-  int64_t hbm_peak_bytes = 0;
 };
 
 // `policy` decides every start, exactly as it does for sched::schedule().

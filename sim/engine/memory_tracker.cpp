@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "sim/engine/engine.hpp"
 
 namespace lightcode::engine {
 
@@ -12,13 +11,13 @@ MemoryTracker::MemoryTracker(const hw::System& system, bool spill, size_t tasks)
   if (sram >= 0) sram_capacity_ = system.model(sram).capabilities().capacity_bytes;
 }
 
-bool MemoryTracker::produced(int32_t task, const opt::Task& t, size_t consumers, Residence where, int64_t now_ps) {
+bool MemoryTracker::produced(int32_t task, const opt::Task& t, size_t consumers, Residence where, Time now) {
   const auto i = static_cast<size_t>(task);
   if (where == Residence::none) return true;
   const int64_t bytes = ir::total_bytes(t.outputs);
   if (where == Residence::sram && sram_capacity_ > 0 && sram_ + bytes > sram_capacity_) {
     if (!spill_) {
-      error_ = "SRAM overflow at " + std::to_string(now_ps) + " ps: task " + std::to_string(task) + " '" + t.name +
+      error_ = "SRAM overflow at " + std::to_string(now.count_ps()) + " ps: task " + std::to_string(task) + " '" + t.name +
                "' needs " + std::to_string(bytes) + " B with " + std::to_string(sram_) + " of " +
                std::to_string(sram_capacity_) + " B in use (set the engine's SRAM spill option to spill to HBM)";
       return false;
@@ -33,29 +32,28 @@ bool MemoryTracker::produced(int32_t task, const opt::Task& t, size_t consumers,
   (where == Residence::sram ? sram_ : hbm_) += bytes;
   sram_peak_ = std::max(sram_peak_, sram_);
   hbm_peak_ = std::max(hbm_peak_, hbm_);
-  sample(now_ps);
+  sample(now);
   return true;
 }
 
-void MemoryTracker::consumed(int32_t producer, int64_t now_ps) {
+void MemoryTracker::consumed(int32_t producer, Time now) {
   const auto i = static_cast<size_t>(producer);
   if (i >= remaining_.size() || remaining_[i] <= 0) return;
   if (--remaining_[i] > 0) return;
   (where_[i] == Residence::sram ? sram_ : hbm_) -= bytes_[i];
-  sample(now_ps);
+  sample(now);
 }
 
-void MemoryTracker::sample(int64_t now_ps) {
-  if (!samples_.empty() && samples_.back().t == now_ps) {
-    samples_.back() = Sample{now_ps, sram_, hbm_};
+void MemoryTracker::sample(Time now) {
+  if (!samples_.empty() && samples_.back().time == now) {
+    samples_.back() = MemorySample{now, sram_, hbm_};
   } else {
-    samples_.push_back(Sample{now_ps, sram_, hbm_});
+    samples_.push_back(MemorySample{now, sram_, hbm_});
   }
 }
 
 void MemoryTracker::finish(EventResult& out) {
-  out.memory.clear();
-  for (const Sample& s : samples_) out.memory.push_back(results::MemorySample{s.t, s.sram, s.hbm});
+  out.memory = samples_;
   out.sram_spills = spills_;
   out.sram_peak_bytes = sram_peak_;
   out.hbm_peak_bytes = hbm_peak_;

@@ -9,11 +9,10 @@
 #include <vector>
 
 #include "hw_models/system.hpp"
+#include "sim/engine/event_result.hpp"
 #include "sim/opt/task_graph.hpp"
 
 namespace lightcode::engine {
-
-struct EventResult;
 
 using hw::Residence;
 
@@ -22,13 +21,13 @@ class MemoryTracker {
   MemoryTracker(const hw::System& system, bool spill, size_t tasks);
 
   // Returns false (and keeps the reason in error()) when SRAM would overflow without spill.
-  bool produced(int32_t task, const opt::Task& t, size_t consumers, Residence where, int64_t now_ps);
-  void consumed(int32_t producer, int64_t now_ps);
+  bool produced(int32_t task, const opt::Task& t, size_t consumers, Residence where, Time now);
+  void consumed(int32_t producer, Time now);
   const std::string& error() const { return error_; }
   void finish(EventResult& out);
 
  private:
-  void sample(int64_t now_ps);
+  void sample(Time now);
 
   int64_t sram_capacity_ = 0;  // 0 = unlimited
   bool spill_;
@@ -36,10 +35,7 @@ class MemoryTracker {
   std::vector<int64_t> bytes_;
   std::vector<int32_t> remaining_;  // consumers still to finish; -1 = resident for good
   std::vector<Residence> where_;
-  struct Sample {
-    int64_t t, sram, hbm;
-  };
-  std::vector<Sample> samples_;
+  std::vector<MemorySample> samples_;
   std::string error_;
 };
 

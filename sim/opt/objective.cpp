@@ -17,13 +17,14 @@ const std::vector<ObjectiveInfo>& objectives() {
   return table;
 }
 
-double ObjectiveInfo::score(double time_ps, double energy_pj) const {
+double ObjectiveInfo::score(Time makespan, double energy_pj) const {
+  const auto ps = static_cast<double>(makespan.count_ps());
   switch (id) {
-    case Objective::time: return time_ps;
+    case Objective::time: return ps;
     case Objective::energy: return energy_pj;
-    case Objective::edp: return time_ps * energy_pj;
+    case Objective::edp: return ps * energy_pj;
   }
-  return time_ps;
+  return ps;
 }
 
 double ObjectiveInfo::reported(double score) const {

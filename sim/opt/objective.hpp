@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/core/quantity.hpp"
+
 namespace lightcode::opt {
 
 enum class Objective { time, energy, edp };
@@ -18,9 +20,9 @@ struct ObjectiveInfo {
   std::string_view name;
   std::string_view unit;         // of the reported metric: "s", "pJ", "s*pJ"
   std::string_view description;
-  // The score of a point (lower is better), from its makespan in ps and energy in pJ, and the
-  // same score in the reported unit.
-  double score(double time_ps, double energy_pj) const;
+  // The score of a point (lower is better), from its makespan (counted in ps) and energy in
+  // pJ, and the same score in the reported unit.
+  double score(Time makespan, double energy_pj) const;
   double reported(double score) const;
 };
 

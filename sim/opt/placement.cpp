@@ -4,16 +4,15 @@
 #include <string>
 #include <unordered_map>
 
-#include "sim/core/checked.hpp"
 #include "sim/core/error.hpp"
 
 namespace lightcode::opt {
 namespace {
 
-PairCost pair(const hw::Cost& c) { return PairCost{c.time.count_ps(), c.energy.picojoules()}; }
+PairCost pair(const hw::Cost& c) { return PairCost{c.time, c.energy.picojoules()}; }
 
 void add(PairCost& a, const hw::Cost& c) {
-  a.time_ps = add_ps(a.time_ps, c.time.count_ps(), "an op's time plus its input transfers");
+  a.time = a.time.plus(c.time, "an op's time plus its input transfers");
   a.energy_pj += c.energy.picojoules();
 }
 
@@ -32,21 +31,20 @@ std::vector<int> solve(const SelectionProblem& p, Objective objective, const ir:
 std::string key_of(const SelectionProblem& p) {
   std::string k;
   auto put = [&](const void* data, size_t size) { k.append(static_cast<const char*>(data), size); };
+  auto put_cost = [&](const PairCost& c) {
+    const int64_t ps = c.time.count_ps();
+    put(&ps, sizeof ps);
+    put(&c.energy_pj, sizeof c.energy_pj);
+  };
   for (const auto& costs : p.node_cost) {
     const auto count = static_cast<uint32_t>(costs.size());
     put(&count, sizeof count);
-    for (const PairCost& c : costs) {
-      put(&c.time_ps, sizeof c.time_ps);
-      put(&c.energy_pj, sizeof c.energy_pj);
-    }
+    for (const PairCost& c : costs) put_cost(c);
   }
   for (const auto& e : p.edges) {
     put(&e.from, sizeof e.from);
     put(&e.to, sizeof e.to);
-    for (const PairCost& c : e.cost) {
-      put(&c.time_ps, sizeof c.time_ps);
-      put(&c.energy_pj, sizeof c.energy_pj);
-    }
+    for (const PairCost& c : e.cost) put_cost(c);
   }
   return k;
 }

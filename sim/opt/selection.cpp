@@ -5,7 +5,6 @@
 #include <map>
 #include <stdexcept>
 
-#include "sim/core/checked.hpp"
 
 namespace lightcode::opt {
 namespace {
@@ -14,18 +13,18 @@ constexpr std::string_view kSumOfTimes = "the sum of op and edge times the selec
 
 // One DP table entry's alternative: its cost so far and how to rebuild its choices.
 struct Partial {
-  int64_t time_ps;
+  Time time;
   double energy_pj;
   int32_t parent;  // index into the previous layer's entries (-1 at the start)
   int32_t choice;  // candidate of the variable this layer decided
 };
 
 double weight(Objective o, const Partial& a) {
-  return objective_value(o, a.time_ps, a.energy_pj);
+  return objective_value(o, a.time, a.energy_pj);
 }
 
 bool dominates(const Partial& a, const Partial& b) {
-  return a.time_ps <= b.time_ps && a.energy_pj <= b.energy_pj;
+  return a.time <= b.time && a.energy_pj <= b.energy_pj;
 }
 
 // Keeps either the single best (time, energy objectives) or the Pareto front (edp).
@@ -49,11 +48,12 @@ void offer(std::vector<Partial>& alternatives, const Partial& p, Objective o) {
 
 }  // namespace
 
-double objective_value(Objective o, int64_t time_ps, double energy_pj) {
+double objective_value(Objective o, Time time, double energy_pj) {
+  const auto ps = static_cast<double>(time.count_ps());
   switch (o) {
-    case Objective::time: return static_cast<double>(time_ps);
+    case Objective::time: return ps;
     case Objective::energy: return energy_pj;
-    case Objective::edp: return static_cast<double>(time_ps) * energy_pj;
+    case Objective::edp: return ps * energy_pj;
   }
   return 0.0;
 }
@@ -63,14 +63,14 @@ Selection evaluate(const SelectionProblem& p, const std::vector<int>& choice) {
   s.choice = choice;
   for (size_t v = 0; v < p.node_cost.size(); ++v) {
     const PairCost& c = p.node_cost[v][static_cast<size_t>(choice[v])];
-    s.time_ps = add_ps(s.time_ps, c.time_ps, kSumOfTimes);
+    s.time = s.time.plus(c.time, kSumOfTimes);
     s.energy_pj += c.energy_pj;
   }
   for (const auto& e : p.edges) {
     const size_t to_n = p.node_cost[static_cast<size_t>(e.to)].size();
     const PairCost& c = e.cost[static_cast<size_t>(choice[static_cast<size_t>(e.from)]) * to_n +
                                static_cast<size_t>(choice[static_cast<size_t>(e.to)])];
-    s.time_ps = add_ps(s.time_ps, c.time_ps, kSumOfTimes);
+    s.time = s.time.plus(c.time, kSumOfTimes);
     s.energy_pj += c.energy_pj;
   }
   return s;
@@ -96,7 +96,7 @@ Selection select_exact(const SelectionProblem& p, Objective objective) {
   };
   std::vector<Layer> layers(static_cast<size_t>(n) + 1);
   layers[0].keys.push_back({});
-  layers[0].entries.push_back({Partial{0, 0.0, -1, -1}});
+  layers[0].entries.push_back({Partial{Time::zero(), 0.0, -1, -1}});
   // Flat index of every alternative in a layer, for back-pointers.
   std::vector<std::vector<std::pair<int32_t, int32_t>>> flat(static_cast<size_t>(n) + 1);
   flat[0].push_back({0, 0});
@@ -121,9 +121,9 @@ Selection select_exact(const SelectionProblem& p, Objective objective) {
       for (const Partial& alt : prev.entries[k]) {
         const int32_t parent = flat_index++;
         for (int c = 0; c < choices(v); ++c) {
-          Partial q{alt.time_ps, alt.energy_pj, parent, c};
+          Partial q{alt.time, alt.energy_pj, parent, c};
           const PairCost& nc = p.node_cost[static_cast<size_t>(v)][static_cast<size_t>(c)];
-          q.time_ps = add_ps(q.time_ps, nc.time_ps, kSumOfTimes);
+          q.time = q.time.plus(nc.time, kSumOfTimes);
           q.energy_pj += nc.energy_pj;
           for (int ei : in_edges[static_cast<size_t>(v)]) {
             const auto& e = p.edges[static_cast<size_t>(ei)];
@@ -131,7 +131,7 @@ Selection select_exact(const SelectionProblem& p, Objective objective) {
             const int fc = slot >= 0 ? key[static_cast<size_t>(slot)] : 0;  // single-candidate: 0
             const PairCost& ec = e.cost[static_cast<size_t>(fc) * static_cast<size_t>(choices(v)) +
                                         static_cast<size_t>(c)];
-            q.time_ps = add_ps(q.time_ps, ec.time_ps, kSumOfTimes);
+            q.time = q.time.plus(ec.time, kSumOfTimes);
             q.energy_pj += ec.energy_pj;
           }
           std::vector<int8_t> next_key;
@@ -177,7 +177,7 @@ Selection select_exact(const SelectionProblem& p, Objective objective) {
     const auto [k, a] = flat[static_cast<size_t>(v)][static_cast<size_t>(at)];
     const Partial& q = layers[static_cast<size_t>(v)].entries[static_cast<size_t>(k)][static_cast<size_t>(a)];
     if (v == n) {
-      s.time_ps = q.time_ps;
+      s.time = q.time;
       s.energy_pj = q.energy_pj;
     }
     s.choice[static_cast<size_t>(v) - 1] = q.choice;
@@ -194,7 +194,7 @@ Selection select_brute_force(const SelectionProblem& p, Objective objective) {
   double best_w = std::numeric_limits<double>::infinity();
   for (;;) {
     Selection s = evaluate(p, choice);
-    const double w = objective_value(objective, s.time_ps, s.energy_pj);
+    const double w = objective_value(objective, s.time, s.energy_pj);
     if (w < best_w) {
       best_w = w;
       best = s;

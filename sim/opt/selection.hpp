@@ -14,12 +14,13 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/core/quantity.hpp"
 #include "sim/opt/objective.hpp"
 
 namespace lightcode::opt {
 
 struct PairCost {
-  int64_t time_ps = 0;
+  Time time;
   double energy_pj = 0.0;
 };
 
@@ -35,13 +36,14 @@ struct SelectionProblem {
 
 struct Selection {
   std::vector<int> choice;  // candidate index per variable
-  int64_t time_ps = 0;      // sum of chosen node and edge times
+  Time time;                // sum of chosen node and edge times
   double energy_pj = 0.0;   // sum of chosen node and edge energies
   size_t peak_states = 0;   // widest DP table, for diagnostics
 };
 
 // Objective value of an assignment (also the reference for the tests).
-double objective_value(Objective o, int64_t time_ps, double energy_pj);
+// Time counts in picoseconds, as the objectives are defined (objective.hpp).
+double objective_value(Objective o, Time time, double energy_pj);
 Selection evaluate(const SelectionProblem& p, const std::vector<int>& choice);
 
 // The exact optimum. Ties go to the assignment found first in candidate order, so equal

@@ -3,16 +3,19 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string_view>
 
 #include "sim/core/error.hpp"
 
 namespace lightcode::opt {
 namespace {
 
+constexpr std::string_view kOpAndEdges = "an op's time plus the transfers into and out of it";
+
 bool is_photonic(const hw::System& system, const Candidate& c) { return system.model(c.unit).capabilities().photonic; }
 
 double node_value(const Candidate& c, Objective o) {
-  return objective_value(o, c.cost.time.count_ps(), c.cost.energy.picojoules());
+  return objective_value(o, c.cost.time, c.cost.energy.picojoules());
 }
 
 // Where each op runs when nobody moves it to the PHU: its cheapest non-photonic candidate by
@@ -40,20 +43,20 @@ std::vector<hw::UnitType> electronic_context(const StackedGraph& s, Objective o)
 // their electronic units.
 double op_value(const StackedGraph& s, const std::vector<std::vector<ir::Graph::Use>>& consumers,
                 const std::vector<hw::UnitType>& context, ir::NodeId id, const Candidate& c, Objective o) {
-  int64_t time_ps = c.cost.time.count_ps();
+  Time time = c.cost.time;
   double energy_pj = c.cost.energy.picojoules();
   const ir::Node& n = s.graph().node(id);
   for (size_t p = 0; p < n.inputs.size(); ++p) {
     const hw::Cost e = s.edge_cost(id, static_cast<int>(p), context[static_cast<size_t>(n.inputs[p].node)], c.unit);
-    time_ps += e.time.count_ps();
+    time = time.plus(e.time, kOpAndEdges);
     energy_pj += e.energy.picojoules();
   }
   for (const ir::Graph::Use& u : consumers[static_cast<size_t>(id)]) {
     const hw::Cost e = s.edge_cost(u.consumer, u.position, c.unit, context[static_cast<size_t>(u.consumer)]);
-    time_ps += e.time.count_ps();
+    time = time.plus(e.time, kOpAndEdges);
     energy_pj += e.energy.picojoules();
   }
-  return objective_value(o, time_ps, energy_pj);
+  return objective_value(o, time, energy_pj);
 }
 
 // Every flip of a boolean over lengths, by bisection between probed lengths that disagree.

@@ -142,18 +142,19 @@ std::string unit_table(const std::vector<UnitRecord>& units) {
   for (const UnitRecord& u : units) {
     // Link-only and unit-only figures show "-" on the other kind rather than a misleading 0.
     const bool link = u.kind == "link";
-    table.add({u.name, u.kind, std::to_string(u.index), format_ps_as_seconds(u.busy_ps, 9),
+    table.add({u.name, u.kind, std::to_string(u.index), format_seconds(u.busy, 9),
                fixed(100.0 * u.utilisation, 2), std::to_string(u.tasks), fixed(u.energy_pj, 1),
                fixed(u.static_energy_pj, 1), link ? std::to_string(u.bytes) : "-",
-               link ? format_ps_as_seconds(u.queue_delay_ps, 9) : "-",
-               link ? "-" : format_ps_as_seconds(u.conversion_ps, 9)});
+               link ? format_seconds(u.queue_delay, 9) : "-",
+               link ? "-" : format_seconds(u.conversion, 9)});
   }
   return table.str();
 }
 
 }  // namespace
 
-std::string format_ps_as_seconds(int64_t ps, int decimals) {
+std::string format_seconds(Time t, int decimals) {
+  const int64_t ps = t.count_ps();
   if (decimals < 0) decimals = 0;
   if (decimals > 12) decimals = 12;
   uint64_t scale = 1;  // picoseconds per last printed digit
@@ -232,10 +233,10 @@ std::string format_point_details(const PointResult& point) {
     out << "\n";
   }
   if (s.status != "ok") return out.str();
-  out << "  makespan " << format_ps_as_seconds(s.makespan_ps, 9) << " s (" << s.makespan_ps
+  out << "  makespan " << format_seconds(s.makespan, 9) << " s (" << s.makespan.count_ps()
       << " ps)";
-  if (s.analytical_makespan_ps != 0 && s.analytical_makespan_ps != s.makespan_ps) {
-    out << ", analytical " << format_ps_as_seconds(s.analytical_makespan_ps, 9) << " s";
+  if (s.analytical_makespan != Time::zero() && s.analytical_makespan != s.makespan) {
+    out << ", analytical " << format_seconds(s.analytical_makespan, 9) << " s";
   }
   out << ", energy " << fixed(s.energy_pj, 1) << " pJ\n";
   out << "  nodes " << s.nodes << ", photonic " << s.photonic_selected << " of "

@@ -20,7 +20,7 @@ namespace lightcode::results {
 std::string format_seed_table(const std::vector<PointSummary>& points);
 std::string format_point_details(const PointResult& point);
 
-// Picoseconds as seconds with `decimals` (0..12) digits, exactly: 1234567 ps, 9 -> "0.000001235".
-std::string format_ps_as_seconds(int64_t ps, int decimals);
+// A time in seconds with `decimals` (0..12) digits, exactly: 1234567 ps, 9 -> "0.000001235".
+std::string format_seconds(Time t, int decimals);
 
 }  // namespace lightcode::results

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <ctime>
 #include <set>
 #include <variant>
@@ -17,9 +18,27 @@
 namespace lightcode::results {
 namespace {
 
-// A table column is a struct member; the variant's order is h5::Kind's.
+// A table column is a struct member. On disk a Time is int64 picoseconds (its column names
+// end in _ps); every other member type is its own kind.
 template <class Row>
-using Member = std::variant<std::string Row::*, int32_t Row::*, int64_t Row::*, double Row::*>;
+using Member = std::variant<std::string Row::*, int32_t Row::*, int64_t Row::*, double Row::*, Time Row::*>;
+constexpr h5::Kind kMemberKind[] = {h5::Kind::str, h5::Kind::i32, h5::Kind::i64, h5::Kind::f64, h5::Kind::i64};
+static_assert(std::size(kMemberKind) == std::variant_size_v<Member<PointSummary>>, "a kind per member type");
+
+template <class Value>
+void store_cell(unsigned char* at, const h5::FieldSpec& spec, const Value& value) {
+  h5::store(at, spec, value);
+}
+void store_cell(unsigned char* at, const h5::FieldSpec& spec, Time value) { h5::store(at, spec, value.count_ps()); }
+template <class Value>
+void load_cell(const unsigned char* at, const h5::FieldSpec& spec, Value& value) {
+  h5::load(at, spec, value);
+}
+void load_cell(const unsigned char* at, const h5::FieldSpec& spec, Time& value) {
+  int64_t ps = 0;
+  h5::load(at, spec, ps);
+  value = Time::ps(ps);
+}
 
 template <class Row>
 struct Field {
@@ -45,8 +64,8 @@ const Fields<PointSummary>& summary_fields() {
       {"profile", &S::profile},
       {"scheduler", &S::scheduler, 2},
       {"fidelity", &S::fidelity},
-      {"makespan_ps", &S::makespan_ps},
-      {"analytical_makespan_ps", &S::analytical_makespan_ps},
+      {"makespan_ps", &S::makespan},
+      {"analytical_makespan_ps", &S::analytical_makespan},
       {"makespan_s", &S::makespan_s},
       {"energy_pj", &S::energy_pj},
       {"nodes", &S::nodes},
@@ -68,7 +87,7 @@ const Fields<TaskRecord>& task_fields() {
   static const Fields<T> fields = {
       {"id", &T::id},         {"name", &T::name},         {"op", &T::op},
       {"hardware", &T::hardware}, {"unit", &T::unit},     {"node", &T::node},
-      {"subgraph", &T::subgraph}, {"start_ps", &T::start_ps}, {"end_ps", &T::end_ps},
+      {"subgraph", &T::subgraph}, {"start_ps", &T::start}, {"end_ps", &T::end},
       {"energy_pj", &T::energy_pj}, {"inputs", &T::inputs}, {"outputs", &T::outputs},
   };
   return fields;
@@ -80,14 +99,14 @@ const Fields<UnitRecord>& unit_fields() {
       {"name", &U::name},
       {"kind", &U::kind},
       {"index", &U::index},
-      {"busy_ps", &U::busy_ps},
+      {"busy_ps", &U::busy},
       {"utilisation", &U::utilisation},
       {"energy_pj", &U::energy_pj},
       {"static_energy_pj", &U::static_energy_pj},
       {"tasks", &U::tasks},
       {"bytes", &U::bytes},
-      {"queue_delay_ps", &U::queue_delay_ps},
-      {"conversion_ps", &U::conversion_ps},
+      {"queue_delay_ps", &U::queue_delay},
+      {"conversion_ps", &U::conversion},
   };
   return fields;
 }
@@ -103,7 +122,7 @@ const Fields<EnergyRow>& energy_fields() {
 
 const Fields<MemorySample>& memory_fields() {
   static const Fields<MemorySample> fields = {
-      {"time_ps", &MemorySample::time_ps},
+      {"time_ps", &MemorySample::time},
       {"sram_bytes", &MemorySample::sram_bytes},
       {"hbm_bytes", &MemorySample::hbm_bytes},
   };
@@ -116,7 +135,7 @@ template <class Row>
 std::vector<h5::FieldSpec> specs(const Fields<Row>& fields) {
   std::vector<h5::FieldSpec> out;
   for (const Field<Row>& field : fields) {
-    out.push_back({field.name, static_cast<h5::Kind>(field.member.index())});
+    out.push_back({field.name, kMemberKind[field.member.index()]});
   }
   return out;
 }
@@ -127,7 +146,7 @@ void encode(const Fields<Row>& fields, const h5::Layout& layout, const Row& row,
   for (size_t f = 0; f < fields.size(); ++f) {
     unsigned char* at = dst + layout.offset(f);
     const h5::FieldSpec& spec = layout.fields()[f];
-    std::visit([&](auto member) { h5::store(at, spec, row.*member); }, fields[f].member);
+    std::visit([&](auto member) { store_cell(at, spec, row.*member); }, fields[f].member);
   }
 }
 
@@ -167,7 +186,7 @@ std::vector<Row> read_rows(hid_t parent, const char* name, const Fields<Row>& al
     for (size_t f = 0; f < fields.size(); ++f) {
       const unsigned char* at = data->cell(r, f);
       const h5::FieldSpec& spec = data->field(f);
-      std::visit([&](auto member) { h5::load(at, spec, rows[r].*member); }, fields[f].member);
+      std::visit([&](auto member) { load_cell(at, spec, rows[r].*member); }, fields[f].member);
     }
   }
   return rows;

@@ -14,8 +14,8 @@ constexpr size_t kColumns = 8;
 using Line = std::array<std::string, kColumns>;
 
 Line line_of(const TaskRecord& task) {
-  return {format_ps_as_seconds(task.start_ps, 9),
-          std::to_string(task.start_ps),
+  return {format_seconds(task.start, 9),
+          std::to_string(task.start.count_ps()),
           task.hardware,
           std::to_string(task.unit),
           task.op,
@@ -31,7 +31,7 @@ void write_listing(std::ostream& out, const PointResult& point) {
   order.reserve(point.tasks.size());
   for (const TaskRecord& task : point.tasks) order.push_back(&task);
   std::sort(order.begin(), order.end(), [](const TaskRecord* a, const TaskRecord* b) {
-    return a->start_ps != b->start_ps ? a->start_ps < b->start_ps : a->id < b->id;
+    return a->start != b->start ? a->start < b->start : a->id < b->id;
   });
 
   std::vector<Line> lines;

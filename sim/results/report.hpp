@@ -2,11 +2,14 @@
 // What one simulation point produced, as plain data: the headline summary (the seed table's
 // columns and more), the schedule (one row per task), per-unit statistics, the energy
 // breakdown and the memory profile. Writers (HDF5, console, trace, listing) read only this.
-// Units: time in integer picoseconds (and seconds where a column says _s), energy in pJ.
+// Units: times are Time (integer picoseconds; written as *_ps columns), seconds where a field
+// says _s, energy in pJ.
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "sim/core/quantity.hpp"
 
 namespace lightcode::results {
 
@@ -18,8 +21,8 @@ struct TaskRecord {
   int32_t unit = 0;          // core / instance index within the unit type
   int64_t node = -1;         // ir node it came from (-1 for start nodes)
   int32_t subgraph = -1;
-  int64_t start_ps = 0;
-  int64_t end_ps = 0;
+  Time start;
+  Time end;
   double energy_pj = 0.0;    // the task's own energy (not its input transfers)
   std::string inputs;        // producer task ids, comma-separated
   std::string outputs;       // shapes of its outputs, e.g. "[1, 150, 768]"
@@ -29,14 +32,14 @@ struct UnitRecord {
   std::string name;          // "cpu", "phu", ... or a link channel "sram->cpu"
   std::string kind = "unit"; // unit | link
   int32_t index = 0;         // instance
-  int64_t busy_ps = 0;
+  Time busy;
   double utilisation = 0.0;  // busy / makespan
   double energy_pj = 0.0;    // tasks that ran on it (units) or transfers it carried (links)
   double static_energy_pj = 0.0;  // static power x makespan
   int64_t tasks = 0;         // tasks run, or transfers carried
   int64_t bytes = 0;         // links: bytes carried
-  int64_t queue_delay_ps = 0;  // links: total time transfers waited for the channel
-  int64_t conversion_ps = 0;   // PHU cores: time bound by DAC/ADC conversion
+  Time queue_delay;          // links: total time transfers waited for the channel
+  Time conversion;           // PHU cores: time bound by DAC/ADC conversion
 };
 
 struct EnergyRow {
@@ -46,7 +49,7 @@ struct EnergyRow {
 };
 
 struct MemorySample {
-  int64_t time_ps = 0;
+  Time time;
   int64_t sram_bytes = 0;
   int64_t hbm_bytes = 0;
 };
@@ -64,9 +67,9 @@ struct PointSummary {
   std::string profile;
   std::string scheduler;     // the scheduling policy that timed it
   std::string fidelity;      // analytical | event
-  int64_t makespan_ps = 0;
+  Time makespan;
   double makespan_s = 0.0;
-  int64_t analytical_makespan_ps = 0;  // the analytical scheduler's, also when fidelity = event
+  Time analytical_makespan;  // the analytical scheduler's, also when fidelity = event
   double energy_pj = 0.0;
   int64_t nodes = 0;         // after expansion
   int64_t photonic_selected = 0;

@@ -28,7 +28,8 @@ std::string escape(const std::string& s) {
 }
 
 // Microseconds with all 6 picosecond digits.
-std::string micros(int64_t ps) {
+std::string micros(Time t) {
+  const int64_t ps = t.count_ps();
   char buf[32];
   std::snprintf(buf, sizeof buf, "%lld.%06lld", static_cast<long long>(ps / 1000000),
                 static_cast<long long>(ps % 1000000));
@@ -58,8 +59,8 @@ std::string trace_json(const PointResult& point, const std::vector<TraceTransfer
   for (const TaskRecord& t : point.tasks) {
     const int tid = unit_tids[t.hardware + std::to_string(t.unit)];
     add("{\"ph\": \"X\", \"pid\": 1, \"tid\": " + std::to_string(tid) + ", \"name\": \"" + escape(t.name) +
-        "\", \"cat\": \"" + escape(t.op) + "\", \"ts\": " + micros(t.start_ps) + ", \"dur\": " +
-        micros(t.end_ps - t.start_ps) + ", \"args\": {\"task\": " + std::to_string(t.id) + ", \"energy_pj\": " +
+        "\", \"cat\": \"" + escape(t.op) + "\", \"ts\": " + micros(t.start) + ", \"dur\": " +
+        micros(t.end - t.start) + ", \"args\": {\"task\": " + std::to_string(t.id) + ", \"energy_pj\": " +
         std::to_string(t.energy_pj) + ", \"outputs\": \"" + escape(t.outputs) + "\"}}");
   }
   // Transfers in start order (ties: end, then given order), each on the first lane of its
@@ -68,25 +69,25 @@ std::string trace_json(const PointResult& point, const std::vector<TraceTransfer
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     const TraceTransfer &x = transfers[a], &y = transfers[b];
-    return x.start_ps != y.start_ps ? x.start_ps < y.start_ps : x.end_ps < y.end_ps;
+    return x.start != y.start ? x.start < y.start : x.end < y.end;
   });
-  std::map<std::string, std::vector<int64_t>> lane_free_at;  // per channel: when each lane frees
+  std::map<std::string, std::vector<Time>> lane_free_at;  // per channel: when each lane frees
   std::map<std::string, int> link_tids;                      // "sram->cpu #2" -> tid
   for (const size_t i : order) {
     const TraceTransfer& x = transfers[i];
-    std::vector<int64_t>& lanes = lane_free_at[x.track];
+    std::vector<Time>& lanes = lane_free_at[x.track];
     size_t lane = 0;
-    while (lane < lanes.size() && lanes[lane] > x.start_ps) ++lane;
-    if (lane == lanes.size()) lanes.push_back(0);
-    lanes[lane] = std::max(x.end_ps, x.start_ps);
+    while (lane < lanes.size() && lanes[lane] > x.start) ++lane;
+    if (lane == lanes.size()) lanes.push_back(Time::zero());
+    lanes[lane] = std::max(x.end, x.start);
     const std::string track = lane == 0 ? x.track : x.track + " #" + std::to_string(lane + 1);
     if (link_tids.emplace(track, static_cast<int>(link_tids.size()) + 1).second) {
       add("{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 2, \"tid\": " + std::to_string(link_tids[track]) +
           ", \"args\": {\"name\": \"" + escape(track) + "\"}}");
     }
     add("{\"ph\": \"X\", \"pid\": 2, \"tid\": " + std::to_string(link_tids[track]) + ", \"name\": \"" +
-        escape(x.name) + "\", \"cat\": \"transfer\", \"ts\": " + micros(x.start_ps) + ", \"dur\": " +
-        micros(x.end_ps - x.start_ps) + ", \"args\": {\"bytes\": " + std::to_string(x.bytes) + "}}");
+        escape(x.name) + "\", \"cat\": \"transfer\", \"ts\": " + micros(x.start) + ", \"dur\": " +
+        micros(x.end - x.start) + ", \"args\": {\"bytes\": " + std::to_string(x.bytes) + "}}");
   }
   return j + "\n]}\n";
 }

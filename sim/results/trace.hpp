@@ -16,8 +16,8 @@ namespace lightcode::results {
 struct TraceTransfer {
   std::string track;  // link channel(s) it crossed, e.g. "sram->cpu"
   std::string name;   // "12->15"
-  int64_t start_ps = 0;
-  int64_t end_ps = 0;
+  Time start;
+  Time end;
   int64_t bytes = 0;
 };
 

@@ -241,8 +241,7 @@ CrossoverScenario load_crossover(const std::string& path) {
 double point_cost(const CrossoverScenario& s, const std::string& system, const std::string& objective,
                   int64_t length) {
   const results::PointSummary sum = run_point(point_for(s, system, objective, length)).result.summary;
-  const double time_ps = static_cast<double>(sum.makespan_ps);
-  return opt::objective_named(objective).score(time_ps, sum.energy_pj);
+  return opt::objective_named(objective).score(sum.makespan, sum.energy_pj);
 }
 
 opt::GraphAtLength scenario_graphs(const CrossoverScenario& s) {

@@ -4,7 +4,7 @@
 
 #include "frontend/load_model.hpp"
 #include "hw_models/system.hpp"
-#include "sim/core/checked.hpp"
+#include "sim/core/quantity.hpp"
 #include "sim/core/error.hpp"
 #include "sim/results/trace.hpp"
 #include "sim/opt/partition.hpp"
@@ -21,12 +21,31 @@ std::string shapes_text(const std::vector<ir::TensorType>& ts) {
   return s;
 }
 
+// Busy time over makespan; 0 for an empty schedule.
+double utilisation(Time busy, Time makespan) {
+  return makespan > Time::zero() ? static_cast<double>(busy.count_ps()) / static_cast<double>(makespan.count_ps())
+                                 : 0.0;
+}
+
+results::UnitRecord link_record(const engine::ChannelStats& c, Time makespan) {
+  results::UnitRecord r;
+  r.name = c.name;
+  r.kind = "link";
+  r.busy = c.busy;
+  r.utilisation = utilisation(r.busy, makespan);
+  r.energy_pj = c.energy_pj;
+  r.tasks = c.transfers;
+  r.bytes = c.bytes;
+  r.queue_delay = c.queue_delay;
+  return r;
+}
+
 std::vector<results::TraceTransfer> trace_transfers(const engine::EventResult& event) {
   std::vector<results::TraceTransfer> out;
   out.reserve(event.transfers.size());
   for (const engine::TransferRecord& t : event.transfers) {
     out.push_back(results::TraceTransfer{t.channel, std::to_string(t.producer) + "->" + std::to_string(t.consumer),
-                                         t.start_ps, t.end_ps, t.bytes});
+                                         t.start, t.end, t.bytes});
   }
   return out;
 }
@@ -37,7 +56,7 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
                  const hw::System& system, results::PointResult& out, const engine::EventResult* event) {
   const auto& tasks = graph.tasks;
   results::PointSummary& sum = out.summary;
-  sum.makespan_ps = schedule.makespan.count_ps();
+  sum.makespan = schedule.makespan;
   sum.makespan_s = schedule.makespan.seconds();
   sum.energy_pj = 0.0;
   sum.nodes = 0;
@@ -65,7 +84,7 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     results::UnitRecord& rec = units[{t.unit, slot.instance}];
     rec.name = u.name;
     rec.index = slot.instance;
-    rec.busy_ps = add_ps(rec.busy_ps, (slot.end - slot.start).count_ps(), "a unit's busy time");
+    rec.busy = rec.busy.plus(slot.end - slot.start, "a unit's busy time");
     rec.energy_pj += e;
     ++rec.tasks;
 
@@ -77,21 +96,19 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     r.unit = slot.instance;
     r.node = t.node;
     r.subgraph = t.subgraph;
-    r.start_ps = slot.start.count_ps();
-    r.end_ps = slot.end.count_ps();
+    r.start = slot.start;
+    r.end = slot.end;
     r.energy_pj = e;
     for (const opt::TaskInput& in : t.inputs) r.inputs += (r.inputs.empty() ? "" : ",") + std::to_string(in.producer);
     r.outputs = shapes_text(t.outputs);
     out.tasks.push_back(std::move(r));
   }
   for (auto& [key, rec] : units) {
-    rec.utilisation = schedule.makespan > Time::zero()
-                          ? static_cast<double>(rec.busy_ps) / static_cast<double>(schedule.makespan.count_ps())
-                          : 0.0;
+    rec.utilisation = utilisation(rec.busy, schedule.makespan);
     if (event) {
       const auto type = static_cast<size_t>(key.first);
       rec.static_energy_pj = event->static_energy_pj[type] / system.model(key.first).unit_count();
-      rec.conversion_ps = key.second == 0 ? event->conversion_ps[type] : 0;
+      rec.conversion = key.second == 0 ? event->conversion[type] : Time::zero();
     }
     out.units.push_back(rec);
   }
@@ -101,8 +118,10 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
       rows[{system.unit(static_cast<hw::UnitType>(t)).name, "static"}] += event->static_energy_pj[t];
       sum.energy_pj += event->static_energy_pj[t];
     }
-    for (const results::UnitRecord& link : event->links) out.units.push_back(link);
-    out.memory_profile = event->memory;
+    for (const engine::ChannelStats& link : event->links) out.units.push_back(link_record(link, schedule.makespan));
+    for (const engine::MemorySample& m : event->memory) {
+      out.memory_profile.push_back(results::MemorySample{m.time, m.sram_bytes, m.hbm_bytes});
+    }
   }
   for (const auto& [key, e] : rows) {
     check_energy(e, [&key = key] { return key.first + " " + key.second; });
@@ -150,7 +169,7 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   sum.subgraphs = part.count;
   sum.subgraphs_solved = placement.solved;
   sum.subgraphs_reused = placement.reused;
-  sum.analytical_makespan_ps = run.schedule.makespan.count_ps();
+  sum.analytical_makespan = run.schedule.makespan;
   sum.scheduler = std::string(policy.name());
   for (size_t i = 0; i < graph.size(); ++i) {
     const auto id = static_cast<ir::NodeId>(i);
@@ -192,21 +211,21 @@ PointRun run_generation(const PointSpec& point, const PointOptions& options) {
   results::PointSummary& sum = run.result.summary;
   const double prefill_s = sum.makespan_s;
   double energy = sum.energy_pj;
-  int64_t decode_ps = 0;
+  Time decode;
   step.stage = "decode";
   for (int64_t t = 1; t < point.new_tokens; ++t) {
     step.sequence_length = point.sequence_length + t;
     const PointRun d = run_point(step, options);
-    decode_ps = add_ps(decode_ps, d.result.summary.makespan_ps, "the generation's decode time");
+    decode = decode.plus(d.result.summary.makespan, "the generation's decode time");
     energy += d.result.summary.energy_pj;
   }
   sum.stage = "generate";
   sum.new_tokens = point.new_tokens;
   sum.ttft_s = prefill_s;
-  sum.tpot_s = point.new_tokens > 1 ? Time::ps(decode_ps).seconds() / static_cast<double>(point.new_tokens - 1) : 0.0;
-  sum.makespan_ps = add_ps(sum.makespan_ps, decode_ps, "the generation's time");
-  sum.makespan_s = Time::ps(sum.makespan_ps).seconds();
-  sum.analytical_makespan_ps = sum.makespan_ps;
+  sum.tpot_s = point.new_tokens > 1 ? decode.seconds() / static_cast<double>(point.new_tokens - 1) : 0.0;
+  sum.makespan = sum.makespan.plus(decode, "the generation's time");
+  sum.makespan_s = sum.makespan.seconds();
+  sum.analytical_makespan = sum.makespan;
   sum.energy_pj = check_energy(energy, "the generation's total");
   sum.energy_per_token_pj = energy / static_cast<double>(point.new_tokens);
   return run;

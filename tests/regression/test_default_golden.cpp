@@ -62,11 +62,11 @@ void check(const Golden& g) {
   std::snprintf(energy, sizeof energy, "%.3f", s.energy_pj);
   // On a failure, the row this point gives now (to paste after checking why it moved).
   INFO("now: {\"" << std::string(g.system) << "\", \"" << std::string(g.objective) << "\", \""
-                  << std::string(g.fidelity) << "\", " << s.makespan_ps << ", " << energy << ", "
+                  << std::string(g.fidelity) << "\", " << s.makespan.count_ps() << ", " << energy << ", "
                   << s.nodes << ", " << s.photonic_selected << ", " << s.photonic_possible << "},");
   CHECK(s.profile == "default");
   CHECK(s.fidelity == g.fidelity);
-  CHECK(s.makespan_ps == g.makespan_ps);
+  CHECK(s.makespan.count_ps() == g.makespan_ps);
   CHECK(std::fabs(s.energy_pj - g.energy_pj) <= kEnergyTolerancePj);
   CHECK(s.nodes == g.nodes);
   CHECK(s.photonic_selected == g.photonic);

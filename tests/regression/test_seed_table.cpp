@@ -100,7 +100,7 @@ TEST_CASE("GPU rows: this project's golden figures from its GPU model (lightcode
     CAPTURE(row.seq);
     const auto run = sweep::run_point(point("gpt2", row.system, row.seq));
     const auto& s = run.result.summary;
-    CHECK(s.makespan_ps == row.makespan_ps);
+    CHECK(s.makespan.count_ps() == row.makespan_ps);
     CHECK(std::fabs(s.energy_pj - row.energy_pj) <= kEnergyTolerancePj);
     CHECK(s.nodes == row.nodes);
     CHECK(s.photonic_selected == row.photonic);

@@ -187,7 +187,7 @@ void check_static_power(const std::string& fidelity) {
   const sweep::PointRun run = sweep::run_point(gpt2_point(32, static_power_system(s), fidelity));
   const results::PointSummary& sum = run.result.summary;
   REQUIRE(sum.fidelity == fidelity);
-  const auto makespan_ps = static_cast<double>(sum.makespan_ps);
+  const auto makespan_ps = static_cast<double>(sum.makespan.count_ps());
   REQUIRE(makespan_ps > 0.0);
 
   // Dynamic energy: every task's own and every input transfer's.

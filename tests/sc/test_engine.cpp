@@ -19,41 +19,18 @@
 #include "sim/ir/metrics.hpp"
 #include "sim/sched/analytical.hpp"
 #include "sim/sweep/run_point.hpp"
+#include "tests/support/engine_tasks.hpp"
 #include "tests/support/nodes.hpp"
 #include "tests/support/paths.hpp"
 
 using namespace lightcode;
+using lightcode::test::independent;
+using lightcode::test::kMemory;
+using lightcode::test::list_policy;
 using lightcode::test::op;
+using lightcode::test::system_of;
 
 namespace {
-
-constexpr const char* kMemory =
-    "memory:\n  hbm: {from: ../hardware/hbm_seed.yaml}\n  sram: {from: ../hardware/sram_seed.yaml}\n";
-
-hw::System system_of(const std::string& units, const std::string& links = "", const hw::Profile& p = hw::profile_named("default")) {
-  const std::string text = "name: test\nunits:\n" + units + kMemory + (links.empty() ? "" : "links:\n" + links);
-  return hw::System::from_config(ConfigNode::parse(text, "test_system.yaml", test::source_dir() + "/configs/systems"), p);
-}
-
-// One task per op, all on unit type `unit`, no edges between them.
-opt::TaskGraph independent(const hw::System& sys, hw::UnitType unit, const std::vector<ir::Node>& ops) {
-  opt::TaskGraph g;
-  for (const ir::Node& n : ops) {
-    opt::Task t;
-    t.name = n.kind_name;
-    t.kind = n.kind;
-    t.kind_name = n.kind_name;
-    t.unit = unit;
-    t.algorithm = sys.model(unit).algorithms(n).ids[0];
-    t.cost = sys.model(unit).estimate(n, t.algorithm);
-    t.input_types = n.input_types;
-    t.outputs = n.outputs;
-    g.tasks.push_back(std::move(t));
-  }
-  return g;
-}
-
-const sched::SchedulingPolicy& list_policy() { return sched::default_policies().at("list"); }
 
 engine::EventResult one_task(const hw::System& sys, const std::string& unit, const ir::Node& n) {
   return engine::simulate(independent(sys, sys.find(unit), {n}), sys, {}, list_policy());
@@ -178,7 +155,7 @@ TEST_CASE("PHU: the DAC-bound case shows conversion time") {
   const int64_t samples = 64 * 512 + 256 * 512;  // every input element through the DAC
   CHECK(r.schedule.slots[0].end.count_ps() == c.time.count_ps());
   CHECK(c.time.count_ps() == samples * 1000 + 2000);  // 1 ns per sample, plus both latencies
-  CHECK(r.conversion_ps[static_cast<size_t>(sys.find("phu"))] == c.time.count_ps());
+  CHECK(r.conversion[static_cast<size_t>(sys.find("phu"))] == c.time);
   CHECK(c.conversion_energy.picojoules() == doctest::Approx(samples * 3.18 + 64 * 256 * 1.6));
 }
 
@@ -210,7 +187,7 @@ void check_parity(const std::string& model, int64_t length, const std::string& s
   }
   CHECK(differ == 0);
   CHECK(event.schedule.makespan == analytical.makespan);
-  CHECK(event.result.summary.makespan_ps == event.result.summary.analytical_makespan_ps);
+  CHECK(event.result.summary.makespan == event.result.summary.analytical_makespan);
   CHECK(event.result.summary.scheduler == scheduler);
 }
 
@@ -275,9 +252,9 @@ TEST_CASE("contention on: a saturated link lengthens the makespan and shows its 
   int64_t queued = 0;
   for (const auto& link : r.links) {
     if (link.name == "sram->phu") {
-      queued = link.queue_delay_ps;
+      queued = link.queue_delay.count_ps();
       CHECK(link.bytes == 4 * 256 * 1024 * 4);
-      CHECK(link.tasks == 4);
+      CHECK(link.transfers == 4);
     }
   }
   CHECK(queued > 0);

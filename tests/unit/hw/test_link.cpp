@@ -4,6 +4,7 @@
 
 
 #include "hw_models/link/link_spec.hpp"
+#include "hw_models/link/link_timing.hpp"
 #include "hw_models/link/link_transfer_model.hpp"
 #include "sim/core/error.hpp"
 #include "tests/support/errors.hpp"
@@ -78,6 +79,25 @@ TEST_CASE("pairs without a direct link route through sram, and the hops add") {
   const Cost cpu_cpu = t->estimate(x, kCpu, kCpu);
   CHECK(cpu_cpu.time == Time::from_seconds(2 * (0.5e-9 + 1e6 / 50e9)));
   CHECK(cpu_cpu.energy.picojoules() == doctest::Approx(2 * 8e6 * 0.25));
+}
+
+TEST_CASE("link_timing: occupancy holds the link, latency follows, and together they are the model's time") {
+  const std::vector<LinkSpec> links = links_of(kLinks);
+  const auto t = make_link_transfer_model(kUnits, links);
+  const LinkTiming sram_cpu = link_timing(links[1], 4000);  // 0.5 ns, 50 GB/s
+  CHECK(sram_cpu.occupancy == Time::ps(80000));
+  CHECK(sram_cpu.latency == Time::ps(500));
+  CHECK(sram_cpu.total() == t->estimate(floats(1000), kSram, kCpu).time);
+  // Unlimited bandwidth occupies nothing.
+  const LinkTiming sram_phu = link_timing(links[2], 4000000);
+  CHECK(sram_phu.occupancy == Time::zero());
+  CHECK(sram_phu.total() == t->estimate(floats(1000000), kSram, kPhu).time);
+  // The total rounds once: 166.7 ps + 247.56 ps is 414 ps (rounding each first gives 415).
+  const LinkSpec odd = links_of("links: [{src: a, dst: b, latency: 0.1667 ns, bandwidth: 307 GB/s}]")[0];
+  const LinkTiming t76 = link_timing(odd, 76);
+  CHECK(t76.occupancy == Time::ps(248));
+  CHECK(t76.latency == Time::ps(166));
+  CHECK(t76.total() == Time::from_seconds(0.1667e-9 + 76 / 307e9));
 }
 
 TEST_CASE("a self-link replaces the route through sram") {

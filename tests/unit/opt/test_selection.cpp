@@ -11,6 +11,8 @@ using namespace lightcode::opt;
 
 namespace {
 
+constexpr lightcode::Time ps(int64_t n) { return lightcode::Time::ps(n); }
+
 SelectionProblem random_problem(std::mt19937& rng, int n) {
   SelectionProblem p;
   std::uniform_int_distribution<int> cands(1, 3);
@@ -18,7 +20,7 @@ SelectionProblem random_problem(std::mt19937& rng, int n) {
   std::uniform_real_distribution<double> energy(0.5, 500.0);
   for (int v = 0; v < n; ++v) {
     std::vector<PairCost> c(static_cast<size_t>(cands(rng)));
-    for (auto& x : c) x = {time(rng), energy(rng)};
+    for (auto& x : c) x = {lightcode::Time::ps(time(rng)), energy(rng)};
     p.node_cost.push_back(std::move(c));
   }
   // Each node reads 1-3 earlier nodes, mostly recent ones (narrow like a transformer),
@@ -37,7 +39,7 @@ SelectionProblem random_problem(std::mt19937& rng, int n) {
       e.from = from;
       e.to = v;
       const size_t pairs = p.node_cost[static_cast<size_t>(from)].size() * p.node_cost[static_cast<size_t>(v)].size();
-      for (size_t i = 0; i < pairs; ++i) e.cost.push_back({time(rng), energy(rng)});
+      for (size_t i = 0; i < pairs; ++i) e.cost.push_back({lightcode::Time::ps(time(rng)), energy(rng)});
       p.edges.push_back(std::move(e));
     }
   }
@@ -57,10 +59,10 @@ TEST_CASE("selector equals brute force on 600 random stacked DAGs, all objective
       const Selection exact = select_exact(p, o);
       const Selection brute = select_brute_force(p, o);
       const Selection check = evaluate(p, exact.choice);
-      CHECK(check.time_ps == exact.time_ps);
+      CHECK(check.time == exact.time);
       CHECK(check.energy_pj == doctest::Approx(exact.energy_pj));
-      CHECK(objective_value(o, exact.time_ps, exact.energy_pj) ==
-            doctest::Approx(objective_value(o, brute.time_ps, brute.energy_pj)).epsilon(1e-12));
+      CHECK(objective_value(o, exact.time, exact.energy_pj) ==
+            doctest::Approx(objective_value(o, brute.time, brute.energy_pj)).epsilon(1e-12));
     }
   }
 }
@@ -75,16 +77,16 @@ TEST_CASE("selection is deterministic") {
 TEST_CASE("a long narrow chain keeps the DP state small") {
   SelectionProblem p;
   for (int v = 0; v < 2000; ++v) {
-    p.node_cost.push_back({{10, 1.0}, {5, 3.0}});
+    p.node_cost.push_back({{ps(10), 1.0}, {ps(5), 3.0}});
     if (v > 0) {
       SelectionProblem::Edge e;
       e.from = v - 1;
       e.to = v;
-      e.cost = {{0, 0}, {7, 2}, {7, 2}, {0, 0}};  // switching hardware costs a transfer
+      e.cost = {{ps(0), 0}, {ps(7), 2}, {ps(7), 2}, {ps(0), 0}};  // switching hardware costs a transfer
       p.edges.push_back(e);
     }
   }
   const Selection s = select_exact(p, Objective::time);
-  CHECK(s.time_ps == 2000 * 5);
+  CHECK(s.time == ps(2000 * 5));
   CHECK(s.peak_states <= 2);
 }

@@ -59,8 +59,8 @@ TaskRecord task(int64_t id, int64_t start_ps, const std::string& hardware, int32
   t.unit = unit;
   t.node = id == 0 ? -1 : id * 7;
   t.subgraph = static_cast<int32_t>(id % 4) - 1;
-  t.start_ps = start_ps;
-  t.end_ps = start_ps + 1000 * (id + 1);
+  t.start = Time::ps(start_ps);
+  t.end = Time::ps(start_ps + 1000 * (id + 1));
   t.energy_pj = 0.1 * static_cast<double>(id) + 1e-300;
   t.inputs = id == 0 ? "" : std::to_string(id - 1) + "," + std::to_string(id / 2);
   t.outputs = "[1, 150, 768]";
@@ -79,9 +79,9 @@ PointResult point(const std::string& id, const std::string& system, int64_t sequ
   s.objective = "time";
   s.profile = "lightcode";
   s.fidelity = "event";
-  s.makespan_ps = 130160000000 + sequence;
-  s.makespan_s = static_cast<double>(s.makespan_ps) * 1e-12;
-  s.analytical_makespan_ps = s.makespan_ps - 99;
+  s.makespan = Time::ps(130160000000 + sequence);
+  s.makespan_s = s.makespan.seconds();
+  s.analytical_makespan = s.makespan - Time::ps(99);
   s.energy_pj = 46733526484.6;
   s.nodes = 1518;
   s.photonic_selected = 73;
@@ -94,30 +94,30 @@ PointResult point(const std::string& id, const std::string& system, int64_t sequ
   }
   p.units.resize(3);
   p.units[0].name = "cpu";
-  p.units[0].busy_ps = 123456789;
+  p.units[0].busy = Time::ps(123456789);
   p.units[0].utilisation = 0.25;
   p.units[0].energy_pj = 1.5e9;
   p.units[0].static_energy_pj = 2.0e8;
   p.units[0].tasks = 4;
   p.units[1].name = "phu";
   p.units[1].index = 1;
-  p.units[1].busy_ps = 42;
+  p.units[1].busy = Time::ps(42);
   p.units[1].utilisation = 0.75;
   p.units[1].energy_pj = 2.5;
   p.units[1].tasks = 5;
-  p.units[1].conversion_ps = 17;
+  p.units[1].conversion = Time::ps(17);
   p.units[2].name = "sram->cpu";
   p.units[2].kind = "link";
-  p.units[2].busy_ps = 9000;
+  p.units[2].busy = Time::ps(9000);
   p.units[2].energy_pj = 0.5;
   p.units[2].tasks = 3;
   p.units[2].bytes = 1LL << 33;
-  p.units[2].queue_delay_ps = 1234;
+  p.units[2].queue_delay = Time::ps(1234);
   p.energy = {{"cpu", "compute", 1.25e10},
               {"link", "data_movement", 3.5},
               {"phu", "conversion", 7.0},
               {"phu", "compute", 8.0}};
-  p.memory_profile = {{0, 0, 0}, {1000, 4096, 1LL << 40}, {2000, 12, -1}};
+  p.memory_profile = {{Time::ps(0), 0, 0}, {Time::ps(1000), 4096, 1LL << 40}, {Time::ps(2000), 12, -1}};
   return p;
 }
 
@@ -152,9 +152,9 @@ void check_same(const PointResult& a, const PointResult& b) {
   CHECK(x.objective == y.objective);
   CHECK(x.profile == y.profile);
   CHECK(x.fidelity == y.fidelity);
-  CHECK(x.makespan_ps == y.makespan_ps);
+  CHECK(x.makespan == y.makespan);
   CHECK(x.makespan_s == y.makespan_s);
-  CHECK(x.analytical_makespan_ps == y.analytical_makespan_ps);
+  CHECK(x.analytical_makespan == y.analytical_makespan);
   CHECK(x.energy_pj == y.energy_pj);
   CHECK(x.nodes == y.nodes);
   CHECK(x.photonic_selected == y.photonic_selected);
@@ -173,8 +173,8 @@ void check_same(const PointResult& a, const PointResult& b) {
     CHECK(s.unit == t.unit);
     CHECK(s.node == t.node);
     CHECK(s.subgraph == t.subgraph);
-    CHECK(s.start_ps == t.start_ps);
-    CHECK(s.end_ps == t.end_ps);
+    CHECK(s.start == t.start);
+    CHECK(s.end == t.end);
     CHECK(s.energy_pj == t.energy_pj);
     CHECK(s.inputs == t.inputs);
     CHECK(s.outputs == t.outputs);
@@ -186,14 +186,14 @@ void check_same(const PointResult& a, const PointResult& b) {
     CHECK(u.name == v.name);
     CHECK(u.kind == v.kind);
     CHECK(u.index == v.index);
-    CHECK(u.busy_ps == v.busy_ps);
+    CHECK(u.busy == v.busy);
     CHECK(u.utilisation == v.utilisation);
     CHECK(u.energy_pj == v.energy_pj);
     CHECK(u.static_energy_pj == v.static_energy_pj);
     CHECK(u.tasks == v.tasks);
     CHECK(u.bytes == v.bytes);
-    CHECK(u.queue_delay_ps == v.queue_delay_ps);
-    CHECK(u.conversion_ps == v.conversion_ps);
+    CHECK(u.queue_delay == v.queue_delay);
+    CHECK(u.conversion == v.conversion);
   }
   REQUIRE(a.energy.size() == b.energy.size());
   for (size_t i = 0; i < a.energy.size(); ++i) {
@@ -203,7 +203,7 @@ void check_same(const PointResult& a, const PointResult& b) {
   }
   REQUIRE(a.memory_profile.size() == b.memory_profile.size());
   for (size_t i = 0; i < a.memory_profile.size(); ++i) {
-    CHECK(a.memory_profile[i].time_ps == b.memory_profile[i].time_ps);
+    CHECK(a.memory_profile[i].time == b.memory_profile[i].time);
     CHECK(a.memory_profile[i].sram_bytes == b.memory_profile[i].sram_bytes);
     CHECK(a.memory_profile[i].hbm_bytes == b.memory_profile[i].hbm_bytes);
   }
@@ -448,11 +448,11 @@ TEST_CASE("point details: energy by hardware and category, units, subgraph reuse
 }
 
 TEST_CASE("seconds from picoseconds are exact") {
-  CHECK(format_ps_as_seconds(30667070000000, 5) == "30.66707");
-  CHECK(format_ps_as_seconds(1234567, 9) == "0.000001235");
-  CHECK(format_ps_as_seconds(0, 9) == "0.000000000");
-  CHECK(format_ps_as_seconds(-1500, 9) == "-0.000000002");
-  CHECK(format_ps_as_seconds(999999999999, 0) == "1");
+  CHECK(format_seconds(Time::ps(30667070000000), 5) == "30.66707");
+  CHECK(format_seconds(Time::ps(1234567), 9) == "0.000001235");
+  CHECK(format_seconds(Time::zero(), 9) == "0.000000000");
+  CHECK(format_seconds(Time::ps(-1500), 9) == "-0.000000002");  // a difference of times
+  CHECK(format_seconds(Time::ps(999999999999), 0) == "1");
 }
 
 TEST_CASE("listing: one line per task in start order, ties by id") {
@@ -477,7 +477,7 @@ TEST_CASE("listing: one line per task in start order, ties by id") {
     const std::string id_text = name.substr(4, name.find('/') - 4);  // "node<id>[/mm<id>]"
     const int64_t id = std::stoll(id_text);
     CHECK((start > last_start || (start == last_start && id > last_id)));
-    CHECK(seconds == format_ps_as_seconds(start, 9));
+    CHECK(seconds == format_seconds(Time::ps(start), 9));
     last_start = start;
     last_id = id;
     ++count;

@@ -116,11 +116,11 @@ TEST_CASE("shard 1/2 and 2/2 merged equal the unsharded sweep, point for point")
     const auto& y = whole.points[i];
     CHECK(x.summary.id == y.summary.id);
     CHECK(x.summary.parameters == y.summary.parameters);
-    CHECK(x.summary.makespan_ps == y.summary.makespan_ps);
+    CHECK(x.summary.makespan == y.summary.makespan);
     CHECK(x.summary.energy_pj == y.summary.energy_pj);
     REQUIRE(x.tasks.size() == y.tasks.size());
     for (size_t t = 0; t < x.tasks.size(); ++t) {
-      CHECK(x.tasks[t].start_ps == y.tasks[t].start_ps);
+      CHECK(x.tasks[t].start == y.tasks[t].start);
       CHECK(x.tasks[t].name == y.tasks[t].name);
     }
   }

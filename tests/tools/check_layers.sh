@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The include rules of the project's layering (layers depend downwards only), checked on the
+# sources (usage: check_layers.sh <source dir>). Each rule names what a folder may not include.
+#   - SystemC (<systemc>, <tlm>) only in sim/engine/ and the hw_models/**/sc_* files
+#   - sim/core includes nothing above sim/core
+#   - sim/engine includes no layer above it (results, sweep, app)
+set -uo pipefail
+cd "${1:?usage: check_layers.sh <source dir>}" || exit 2
+status=0
+report() {  # <rule> <grep output>
+  if [[ -n "$2" ]]; then
+    echo "layering: $1:"
+    echo "$2"
+    status=1
+  fi
+}
+report "SystemC outside sim/engine and hw_models/**/sc_*" \
+  "$(grep -rnE '#include <(systemc|tlm)' sim hw_models frontend | grep -vE '^(sim/engine/|hw_models/([^:]*/)?sc_[^/:]*:)')"
+report "sim/core includes a layer above it" \
+  "$(grep -rn '#include "' sim/core | grep -v '#include "sim/core/')"
+report "sim/engine includes a layer above it" \
+  "$(grep -rnE '#include "sim/(results|sweep|app)/' sim/engine)"
+[[ $status -eq 0 ]] && echo "layering: all rules hold"
+exit $status

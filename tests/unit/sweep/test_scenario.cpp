@@ -144,7 +144,7 @@ TEST_CASE("a value some points read counts as read, and so does the file value a
   CHECK(sweep::load_scenario(write("replaced", "sweep:\n  sequence_length: [16, 32]\n")).points[1].sequence_length == 32);
 }
 
-TEST_CASE("the scenario tables: every default parses, every key has a doc; points take the table's defaults") {
+TEST_CASE("the scenario tables: every default parses, every key has a doc, points take the defaults") {
   CHECK(check_defaults(sweep::scenario_table()).empty());
   CHECK(check_defaults(sweep::sweep_range_table()).empty());
   const sweep::PointSpec p = sweep::load_scenario(write("defaults", "")).points[0];
@@ -185,7 +185,7 @@ TEST_CASE("a scenario name above the name limit is a clear error") {
             .find("name: a scenario name is 1 to 1024 bytes") != std::string::npos);
 }
 
-TEST_CASE("`scheduler:` names a registered policy; the objective comes from the objective registry") {
+TEST_CASE("`scheduler:` names a registered policy, the objective comes from the objective registry") {
   const sweep::Scenario s = sweep::load_scenario(write("sched", "scheduler: lightcode\n"));
   CHECK(s.points[0].scheduler == "lightcode");
   CHECK(sweep::load_scenario(write("nosched", "")).points[0].scheduler.empty());  // the profile's default

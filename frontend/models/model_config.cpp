@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <optional>
+#include <stdexcept>
 #include <utility>
 
 #include "sim/core/config.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/params.hpp"
 #include "sim/core/paths.hpp"
 
 namespace lightcode::frontend {
@@ -35,25 +38,30 @@ std::string_view name_of(const std::array<std::pair<std::string_view, T>, N>& ta
 }
 
 template <typename T, size_t N>
-T choice(const ConfigNode& map, std::string_view key,
-         const std::array<std::pair<std::string_view, T>, N>& table) {
-  const ConfigNode n = map.at(key);
-  const std::string s = n.as_string();
-  std::string allowed;
-  for (const auto& [name, v] : table) {
-    if (name == s) return v;
-    allowed += (allowed.empty() ? "" : " | ") + std::string(name);
+std::vector<std::string> names_of(const std::array<std::pair<std::string_view, T>, N>& table) {
+  std::vector<std::string> names;
+  for (const auto& entry : table) names.emplace_back(entry.first);
+  return names;
+}
+
+// `name` was checked against names_of(table) by Params.
+template <typename T, size_t N>
+T value_of(const std::array<std::pair<std::string_view, T>, N>& table, const std::string& name) {
+  for (const auto& [n, v] : table) {
+    if (n == name) return v;
   }
-  n.fail("'" + s + "' is not one of " + allowed);
+  throw std::logic_error("'" + name + "' is not in the table it was checked against");
 }
 
 // Upper bounds keep products of dimensions (KV cache, masks, logits) inside int64.
-int64_t bounded(const ConfigNode& map, std::string_view key, int64_t max) {
-  const int64_t v = map.positive_int(key);
-  if (v > max)
-    map.at(key).fail("must be at most " + std::to_string(max) + ", got " + std::to_string(v));
-  return v;
-}
+constexpr Limit kLayers{"model_layers", 1024, "layers", "num_hidden_layers of a model config"};
+constexpr Limit kWidth{"model_width", int64_t{1} << 20, "elements", "hidden_size of a model config"};
+constexpr Limit kHeads{"model_heads", 4096, "heads", "attention or key/value heads of a model config"};
+constexpr Limit kFfnWidth{"model_ffn_width", int64_t{1} << 22, "elements",
+                          "intermediate_size of a model config"};
+constexpr Limit kVocab{"model_vocab", int64_t{1} << 24, "tokens", "vocab_size of a model config"};
+constexpr Limit kPositions{"model_positions", int64_t{1} << 24, "positions",
+                           "max_position_embeddings of a model config"};
 
 }  // namespace
 
@@ -82,26 +90,31 @@ ModelConfig parse_model_config(std::string_view text, const std::string& path) {
 namespace {
 
 ModelConfig model_config_from(const ConfigNode& root, const std::string& path) {
-  root.allow_only({"source", "model_type", "num_hidden_layers", "hidden_size",
-                   "num_attention_heads", "num_key_value_heads", "intermediate_size", "vocab_size",
-                   "max_position_embeddings", "norm_type", "hidden_act", "tie_word_embeddings",
-                   "torch_dtype"});
+  ConfigUsage usage;
+  const Params p(root, model_config_table(), usage);
   ModelConfig c;
   c.name = fs::path(path).stem().string();
   c.file = path;
-  if (root.has("source")) c.source = root.string("source");
-  c.model_type = choice(root, "model_type", kFamilies);
-  c.num_hidden_layers = bounded(root, "num_hidden_layers", 1024);
-  c.hidden_size = bounded(root, "hidden_size", int64_t{1} << 20);
-  c.num_attention_heads = bounded(root, "num_attention_heads", 4096);
-  c.num_key_value_heads = bounded(root, "num_key_value_heads", 4096);
-  c.intermediate_size = bounded(root, "intermediate_size", int64_t{1} << 22);
-  c.vocab_size = bounded(root, "vocab_size", int64_t{1} << 24);
-  c.max_position_embeddings = bounded(root, "max_position_embeddings", int64_t{1} << 24);
-  c.norm_type = choice(root, "norm_type", kNorms);
-  c.hidden_act = choice(root, "hidden_act", kActivations);
-  c.tie_word_embeddings = root.boolean("tie_word_embeddings");
-  c.torch_dtype = choice(root, "torch_dtype", kDTypes);
+  c.source = p.text_if("source").value_or("");
+  c.model_type = value_of(kFamilies, p.choice("model_type"));
+  c.num_hidden_layers = p.count("num_hidden_layers");
+  c.hidden_size = p.count("hidden_size");
+  c.num_attention_heads = p.count("num_attention_heads");
+  c.num_key_value_heads = p.count("num_key_value_heads");
+  c.intermediate_size = p.count("intermediate_size");
+  c.vocab_size = p.count("vocab_size");
+  // Only OPT's graph has a position table (a weight whose rows are the positions).
+  if (c.model_type == ModelFamily::opt) {
+    const std::optional<int64_t> positions = p.count_if("max_position_embeddings");
+    if (!positions) {
+      root.fail("missing key 'max_position_embeddings' (model_type opt: rows of its learned position table)");
+    }
+    c.max_position_embeddings = *positions;
+  }
+  c.norm_type = value_of(kNorms, p.choice("norm_type"));
+  c.hidden_act = value_of(kActivations, p.choice("hidden_act"));
+  c.tie_word_embeddings = p.boolean("tie_word_embeddings");
+  c.torch_dtype = value_of(kDTypes, p.choice("torch_dtype"));
 
   const ConfigNode heads = root.at("num_attention_heads");
   if (c.hidden_size % c.num_attention_heads != 0) {
@@ -125,10 +138,47 @@ ModelConfig model_config_from(const ConfigNode& root, const std::string& path) {
     heads.fail("llama rotary embeddings need an even head dimension, got " +
                std::to_string(c.head_dim()));
   }
+  check_all_read(root, model_config_table(), usage,
+                 "the " + std::string(family_name(c.model_type)) + " model family");
   return c;
 }
 
 }  // namespace
+
+const ParamTable& model_config_table() {
+  static const ParamTable table{
+      "model",
+      "A transformer architecture in Hugging Face `config.json` terms "
+      "(`configs/models/<name>.yaml`, or its JSON subset); the file stem names the model. "
+      "`model_type` picks the family and its graph builder; a key the family does not read is "
+      "an error.",
+      {
+          Param::meta("source").doc("where the numbers come from (a Hugging Face model id)"),
+          Param::choice("model_type", names_of(kFamilies)).required().doc("the family: which graph is built"),
+          Param::count("num_hidden_layers", kLayers).required().doc("transformer blocks"),
+          Param::count("hidden_size", kWidth).required().doc("model width; a multiple of num_attention_heads"),
+          Param::count("num_attention_heads", kHeads)
+              .required()
+              .doc("query heads; llama's rotary embeddings need an even head dimension"),
+          Param::count("num_key_value_heads", kHeads)
+              .required()
+              .doc("key/value heads, dividing num_attention_heads; gpt2 and opt have no "
+                   "grouped-query form: equal to num_attention_heads"),
+          Param::count("intermediate_size", kFfnWidth).required().doc("feed-forward (MLP) width"),
+          Param::count("vocab_size", kVocab).required().doc("rows of the token embedding, width of the logits"),
+          Param::count("max_position_embeddings", kPositions)
+              .doc("opt only, required there: rows of the learned position table (plus OPT's "
+                   "offset of 2); gpt2 (positions fold to a constant per length) and llama "
+                   "(rotary) do not read it"),
+          Param::choice("norm_type", names_of(kNorms)).required().doc("the blocks' and the final norm"),
+          Param::choice("hidden_act", names_of(kActivations)).required().doc("the MLP's activation (ACT2FN name)"),
+          Param::boolean("tie_word_embeddings").required().doc("lm_head shares the token embedding's weight"),
+          Param::choice("torch_dtype", names_of(kDTypes))
+              .required()
+              .doc("the checkpoint's dtype, and the dtype the built graph computes in"),
+      }};
+  return table;
+}
 
 std::vector<std::string> builtin_model_names() {
   std::vector<std::string> names;

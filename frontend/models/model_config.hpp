@@ -1,15 +1,21 @@
 #pragma once
-// A transformer architecture in Hugging Face config terms (configs/models/<name>.yaml).
-// Every key is required and unknown keys are errors; values are range-checked and checked
-// for consistency (hidden_size divisible by heads, heads by KV heads); every error names the
-// file, line and key. `torch_dtype` is the checkpoint's dtype and the dtype the built graph
-// computes in (the TVM reference graphs were traced after a float32 load).
+// A transformer architecture in Hugging Face config terms (configs/models/<name>.yaml), read
+// through model_config_table(): the keys a family reads are required, unknown keys are errors,
+// and so is a key the family does not read (max_position_embeddings outside opt), so that no
+// value in a file is silently ignored. Values are range-checked and checked for consistency
+// (hidden_size divisible by heads, heads by KV heads); every error names the file, line and
+// key. `torch_dtype` is the checkpoint's dtype and the dtype the built graph computes in (the
+// TVM reference graphs were traced after a float32 load).
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "sim/ir/dtype.hpp"
+
+namespace lightcode {
+struct ParamTable;
+}  // namespace lightcode
 
 namespace lightcode::frontend {
 
@@ -33,7 +39,7 @@ struct ModelConfig {
   int64_t num_key_value_heads = 0;  // == heads unless grouped-query attention
   int64_t intermediate_size = 0;    // feed-forward width
   int64_t vocab_size = 0;
-  int64_t max_position_embeddings = 0;
+  int64_t max_position_embeddings = 0;  // opt only (its position table); 0 for other families
   NormType norm_type = NormType::layernorm;
   Activation hidden_act = Activation::gelu_new;
   bool tie_word_embeddings = false;
@@ -42,8 +48,12 @@ struct ModelConfig {
   int64_t head_dim() const { return hidden_size / num_attention_heads; }
 };
 
+// Every key of a model config file, with its type, bounds and doc (docs/CONFIG.md).
+const ParamTable& model_config_table();
+
 // A Hugging Face style config (YAML, or its JSON subset), strict: unknown keys, bad values and
-// dimensions above their bounds are lightcode::Error naming file, line and key.
+// dimensions above their bounds and keys the family does not read are lightcode::Error naming
+// file, line and key.
 ModelConfig load_model_config(const std::string& path);
 // The same from text; `path` names it in errors.
 ModelConfig parse_model_config(std::string_view text, const std::string& path);

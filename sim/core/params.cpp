@@ -410,6 +410,15 @@ void check_all_read(const ConfigNode& node, const ParamTable& table, const Confi
   }
 }
 
+void check_value(const Param& p, const ConfigNode& value) {
+  if (!value.is_scalar()) value.fail("expected a single value");
+  try {
+    parse_any(p, value.as_string());
+  } catch (const Error& e) {
+    value.fail(e.what());
+  }
+}
+
 std::vector<std::string> check_defaults(const ParamTable& table) {
   std::vector<std::string> problems;
   for (const Param& p : table.params) {

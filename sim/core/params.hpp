@@ -151,6 +151,11 @@ class Params {
 void check_all_read(const ConfigNode& node, const ParamTable& table, const ConfigUsage& usage,
                     const std::string& reader);
 
+// Checks `value`, a scalar that stands for a value of `p` outside the mapping Params reads (an
+// item of a sweep axis's list), as Params checks a value of `p`; errors at the value's place.
+// Whether it counts as read is the caller's to record (ConfigUsage::mark).
+void check_value(const Param& p, const ConfigNode& value);
+
 // Checks every default of the table (and the tables nested in it) parses as its type;
 // returns the problems, one line each ("cpu.gemm_efficiency: default '2' is not ...").
 std::vector<std::string> check_defaults(const ParamTable& table);

@@ -13,8 +13,10 @@
 #include "sim/core/error.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/limits.hpp"
+#include "sim/core/params.hpp"
 #include "sim/sweep/run_point.hpp"
 #include "sim/sweep/scenario.hpp"
+#include "sim/sweep/tables.hpp"
 
 namespace lightcode::sweep {
 namespace {
@@ -157,28 +159,41 @@ void check_range(int64_t lo, int64_t hi) {
   }
 }
 
+namespace {
+
+// A list-valued key (Params reads scalars and mappings): its node, recorded as read.
+ConfigNode list_at(const Params& params, const std::string& key) {
+  if (!params.has(key)) params.node().fail("missing key '" + key + "' (" + params.table().find(key)->help + ")");
+  params.mark(key);
+  return params.at(key);
+}
+
+}  // namespace
+
 CrossoverScenario parse_crossover(std::string_view text, const std::string& file, const std::string& dir) {
   const std::string base = dir.empty() ? "." : dir;
   const ConfigNode root = ConfigNode::parse(text, file, base);
-  root.allow_only({"name", "description", "model", "stage", "traced_length", "profile", "systems", "objectives",
-                   "lengths", "thresholds", "output"});
+  ConfigUsage usage;
+  const Params params(root, crossover_table(), usage);
   CrossoverScenario s;
   s.file = file;
   s.text = std::string(text);
-  s.name = root.has("name") ? root.string("name") : fs::path(file).stem().string();
-  // Model, stage and profile validate exactly as in sweep scenarios.
+  s.name = params.text_if("name").value_or(fs::path(file).stem().string());
+  s.stage = params.choice("stage");
+  // Model, traced length and profile validate exactly as in sweep scenarios.
   PointSpec p;
-  for (const char* key : {"model", "stage", "traced_length", "profile"}) {
-    if (root.has(key)) set_point_field(p, key, root.at(key), base);
-  }
-  if (p.model.empty()) root.fail("missing key 'model' (a built-in model name or a TVM graph file)");
+  params.text("model");  // required
+  set_point_field(p, "model", params.at("model"), base);
   s.model = p.model;
-  s.traced_length = p.traced_length;
-  s.stage = p.stage;
-  s.profile = p.profile;
+  if (frontend::is_graph_file(s.model) && params.has("traced_length")) {
+    params.mark("traced_length");
+    set_point_field(p, "traced_length", params.at("traced_length"), base);
+    s.traced_length = p.traced_length;
+  }
+  if (params.has("profile")) set_point_field(p, "profile", params.at("profile"), base);
+  s.profile = params.text("profile");
 
-  if (!root.has("systems")) root.fail("missing key 'systems' (a list of at least two configs/systems/*.yaml files)");
-  const ConfigNode systems = root.at("systems");
+  const ConfigNode systems = list_at(params, "systems");
   if (!systems.is_list()) systems.fail("a list of system files");
   if (systems.size() < 2) {
     systems.fail("a crossover compares at least two systems, got " + std::to_string(systems.size()));
@@ -191,8 +206,7 @@ CrossoverScenario parse_crossover(std::string_view text, const std::string& file
     s.systems.push_back(p.system);
   }
 
-  if (!root.has("objectives")) root.fail("missing key 'objectives' (a list of time, energy, edp)");
-  const ConfigNode objectives = root.at("objectives");
+  const ConfigNode objectives = list_at(params, "objectives");
   if (!objectives.is_list() || objectives.size() == 0) objectives.fail("a non-empty list of time, energy, edp");
   for (size_t i = 0; i < objectives.size(); ++i) {
     set_point_field(p, "objective", objectives[i], base);
@@ -202,32 +216,23 @@ CrossoverScenario parse_crossover(std::string_view text, const std::string& file
     s.objectives.push_back(p.objective);
   }
 
-  if (!root.has("lengths")) root.fail("missing key 'lengths' ({start: 1, stop: 4096})");
-  const ConfigNode lengths = root.at("lengths");
-  if (!lengths.is_map()) lengths.fail("a mapping {start: ..., stop: ...}");
-  lengths.allow_only({"start", "stop"});
-  s.start = lengths.at("start").as_int();
-  s.stop = lengths.at("stop").as_int();
-  if (s.start < 1) lengths.at("start").fail("must be a positive integer, got " + std::to_string(s.start));
+  const Params lengths = *params.table_if("lengths");  // required
+  s.start = lengths.count("start");
+  s.stop = lengths.count("stop");
   if (s.stop < s.start) {
-    lengths.fail("empty or inverted range: stop " + std::to_string(s.stop) + " < start " + std::to_string(s.start));
-  }
-  if (s.stop > limits::kSequenceLength.value) {
-    lengths.at("stop").fail("must be at most " + std::to_string(limits::kSequenceLength.value) + " (" +
-                            std::string(limits::kSequenceLength.name) + "), got " + std::to_string(s.stop));
+    lengths.node().fail("empty or inverted range: stop " + std::to_string(s.stop) + " < start " + std::to_string(s.start));
   }
 
-  if (root.has("thresholds")) {
-    const ConfigNode t = root.at("thresholds");
-    if (!t.is_map()) t.fail("a mapping {system: ...}");
-    t.allow_only({"system"});
-    set_point_field(p, "system", t.at("system"), base);
+  if (const auto thresholds = params.table_if("thresholds")) {
+    thresholds->text("system");  // required
+    set_point_field(p, "system", thresholds->at("system"), base);
     s.threshold_system = p.system;
   }
-  if (root.has("output")) {
-    const fs::path out(root.string("output"));
+  if (const auto output = params.text_if("output")) {
+    const fs::path out(*output);
     s.output = out.is_absolute() ? out.string() : (fs::path(base) / out).lexically_normal().string();
   }
+  check_all_read(root, crossover_table(), usage, "this crossover scenario (its model is a built-in one)");
   return s;
 }
 

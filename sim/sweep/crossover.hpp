@@ -22,7 +22,9 @@
 //       lengths: {start: 1, stop: 4096}
 //       thresholds: {system: ../configs/systems/cpu_phu.yaml}   optional; absent = none
 //       output: ../results/crossover  optional base path: <base>.yaml and <base>.json
-//     Unknown keys and bad values are errors naming file, line and key.
+//     The keys are declared in sim/sweep/tables.hpp (crossover_table). Unknown keys, bad
+//     values and keys nothing reads (traced_length with a built-in model) are errors naming
+//     file, line and key.
 // (3) run_crossover: per objective, cost = the point's makespan (time, ps), energy (pJ) or
 //     their product (edp, ps * pJ) from sweep::run_point at analytical fidelity, with the
 //     placement optimised for that objective.

@@ -13,6 +13,8 @@
 #include "sim/core/error.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/limits.hpp"
+#include "sim/core/params.hpp"
+#include "sim/sweep/tables.hpp"
 
 namespace lightcode::sweep {
 namespace {
@@ -32,15 +34,6 @@ bool is_point_key(const std::string& k) {
 std::string resolve_path(const std::string& value, const std::string& dir) {
   const fs::path p(value);
   return p.is_absolute() ? value : (fs::path(dir) / p).lexically_normal().string();
-}
-
-void expect_one_of(const ConfigNode& node, const std::string& value, std::initializer_list<const char*> allowed) {
-  std::string list;
-  for (const char* a : allowed) {
-    if (value == a) return;
-    list += (list.empty() ? "" : ", ") + std::string(a);
-  }
-  node.fail("'" + value + "' is not one of: " + list);
 }
 
 // The value's text, once `lookup` (a registry's lookup by name) accepts it; its error is
@@ -75,24 +68,24 @@ std::string number_text(double v) {
 
 // Values of a range {start, stop, step | factor}, counted before any is made: a range of 1e9
 // values, or one starting at 1e300 (where `v += step` would never advance), is an error.
-std::vector<std::string> range_values(const ConfigNode& values) {
-  values.allow_only({"start", "stop", "step", "factor"});
-  const double start = values.at("start").as_double();
-  const double stop = values.at("stop").as_double();
-  if (values.has("step") == values.has("factor")) values.fail("a range takes either `step` or `factor`");
+std::vector<std::string> range_values(const ConfigNode& values, ConfigUsage& usage) {
+  const Params range(values, sweep_range_table(), usage);
+  const double start = range.real("start");
+  const double stop = range.real("stop");
+  const std::optional<double> step = range.quantity_if("step");
+  const std::optional<double> factor = range.quantity_if("factor");
+  if (step.has_value() == factor.has_value()) values.fail("a range takes either `step` or `factor`");
   if (stop < start) values.fail("range stop " + number_text(stop) + " is below start " + number_text(start) + ": the axis is empty");
   const double limit = static_cast<double>(limits::kAxisValues.value);
   double count = 0.0;
   std::function<double(double)> value_at;
-  if (values.has("step")) {
-    const double step = values.positive_double("step");
-    count = std::floor((stop - start) / step + 1e-9) + 1.0;
-    value_at = [start, step](double i) { return start + i * step; };
+  if (step) {
+    count = std::floor((stop - start) / *step + 1e-9) + 1.0;
+    value_at = [start, step = *step](double i) { return start + i * step; };
   } else {
-    const double factor = values.at("factor").as_double();
-    if (!(factor > 1.0) || !(start > 0.0)) values.fail("a geometric range needs start > 0 and factor > 1");
-    count = std::floor(std::log(stop / start) / std::log(factor) + 1e-9) + 1.0;
-    value_at = [start, factor](double i) { return start * std::pow(factor, i); };
+    if (!(*factor > 1.0) || !(start > 0.0)) values.fail("a geometric range needs start > 0 and factor > 1");
+    count = std::floor(std::log(stop / start) / std::log(*factor) + 1e-9) + 1.0;
+    value_at = [start, factor = *factor](double i) { return start * std::pow(factor, i); };
   }
   if (!(count <= limit)) {
     values.fail("the range has " + number_text(count) + " values, above the limit of " +
@@ -103,7 +96,7 @@ std::vector<std::string> range_values(const ConfigNode& values) {
   return out;
 }
 
-Axis read_axis(const std::string& name, const ConfigNode& values) {
+Axis read_axis(const std::string& name, const ConfigNode& values, ConfigUsage& usage) {
   Axis axis;
   axis.name = name;
   if (values.is_list()) {
@@ -115,7 +108,7 @@ Axis read_axis(const std::string& name, const ConfigNode& values) {
     return axis;
   }
   if (values.is_map()) {
-    axis.values = range_values(values);
+    axis.values = range_values(values, usage);
     axis.nodes.assign(axis.values.size(), values);
     return axis;
   }
@@ -161,20 +154,21 @@ std::string config_path(const ConfigNode& system, const std::string& axis, const
 
 void set_point_field(PointSpec& point, const std::string& key, const ConfigNode& value,
                      const std::string& scenario_dir) {
+  if (!is_point_key(key)) value.fail("'" + key + "' is not a scenario field");
+  check_value(*scenario_table().find(key), value);  // type, bounds and choices: the table's
   if (key == "model") {
     const std::string m = value.as_string();
     point.model = frontend::is_graph_file(m) ? resolve_path(m, scenario_dir) : m;
     std::error_code ec;
     if (frontend::is_graph_file(m) && !fs::exists(point.model, ec)) value.fail("model file '" + point.model + "' does not exist");
   } else if (key == "traced_length") {
-    point.traced_length = value.as_count(limits::kSequenceLength);
+    point.traced_length = value.as_int();
   } else if (key == "stage") {
     point.stage = value.as_string();
-    expect_one_of(value, point.stage, {"prefill", "decode", "generate"});
   } else if (key == "sequence_length") {
-    point.sequence_length = value.as_count(limits::kSequenceLength);
+    point.sequence_length = value.as_int();
   } else if (key == "new_tokens") {
-    point.new_tokens = value.as_count(limits::kNewTokens);
+    point.new_tokens = value.as_int();
   } else if (key == "system") {
     point.system = resolve_path(value.as_string(), scenario_dir);
     std::error_code ec;
@@ -187,9 +181,6 @@ void set_point_field(PointSpec& point, const std::string& key, const ConfigNode&
     point.scheduler = registered(value, [](const std::string& n) { sched::default_policies().at(n); });
   } else if (key == "fidelity") {
     point.fidelity = value.as_string();
-    expect_one_of(value, point.fidelity, {"analytical", "event"});
-  } else {
-    value.fail("'" + key + "' is not a scenario field");
   }
 }
 
@@ -205,46 +196,90 @@ Scenario load_scenario(const std::string& path) {
                         dir.empty() ? "." : dir);
 }
 
+namespace {
+
+// Groups of axes; a group advances as one axis (a zip group has several).
+std::vector<std::vector<Axis>> read_groups(const ConfigNode& sweep, ConfigUsage& usage) {
+  if (!sweep.is_map()) sweep.fail("expected a mapping of axes");
+  std::vector<std::vector<Axis>> groups;
+  for (const std::string& key : sweep.keys()) {
+    if (key != "zip") {
+      groups.push_back({read_axis(key, sweep.at(key), usage)});
+      continue;
+    }
+    const ConfigNode zip = sweep.at("zip");
+    if (!zip.is_map() || zip.size() == 0) zip.fail("`zip` is a mapping of axes of equal length");
+    std::vector<Axis> group;
+    for (const std::string& z : zip.keys()) group.push_back(read_axis(z, zip.at(z), usage));
+    for (const Axis& a : group) {
+      if (a.values.size() != group[0].values.size()) {
+        zip.at(a.name).fail("zip axis '" + a.name + "' has " + std::to_string(a.values.size()) + " values but '" +
+                            group[0].name + "' has " + std::to_string(group[0].values.size()));
+      }
+    }
+    groups.push_back(std::move(group));
+  }
+  return groups;
+}
+
+// A value no point read is an error at the value: an axis value first (a new_tokens value
+// zipped with prefill points), then the file's keys through check_all_read.
+void check_values_read(const ConfigNode& root, const std::vector<std::vector<Axis>>& groups, const ConfigUsage& usage) {
+  for (const auto& group : groups) {
+    for (const Axis& a : group) {
+      if (!is_point_key(a.name)) continue;
+      for (size_t i = 0; i < a.nodes.size(); ++i) {
+        if (usage.was_read(a.nodes[i])) continue;
+        a.nodes[i].fail("sweep axis '" + a.name + "'" + (a.nodes[i].is_scalar() ? ": value " + a.values[i] : "") +
+                        " is set but not read by any point of this scenario (only a point with " +
+                        read_only_with(a.name) + " reads it)");
+      }
+    }
+  }
+  // check_all_read names one reader for all keys: say why for the key it reports, the first
+  // unread one in file order. A file value is read when any point reads its key, so unread
+  // means no point can.
+  std::string reader = "this scenario";
+  for (const std::string& key : root.keys()) {
+    if (is_point_key(key) && !usage.was_read(root.at(key))) {
+      reader = "this scenario (no point has " + read_only_with(key) + ")";
+      break;
+    }
+  }
+  check_all_read(root, scenario_table(), usage, reader);
+}
+
+}  // namespace
+
 Scenario parse_scenario(std::string_view text, const std::string& path, const std::string& dir) {
   Scenario s;
   s.file = path;
   s.text = std::string(text);
   const ConfigNode root = ConfigNode::parse(s.text, path, dir);
-  std::vector<std::string> allowed{"name", "description", "output", "sweep"};
-  allowed.insert(allowed.end(), kPointKeys.begin(), kPointKeys.end());
-  root.allow_only(allowed);
-  s.name = root.has("name") ? root.string("name") : fs::path(path).stem().string();
+  ConfigUsage usage;
+  const Params params(root, scenario_table(), usage);
+  s.name = params.text_if("name").value_or(fs::path(path).stem().string());
   if (s.name.empty() || static_cast<int64_t>(s.name.size()) > limits::kNameBytes.value) {
     (root.has("name") ? root.at("name") : root).fail("a scenario name is 1 to " + std::to_string(limits::kNameBytes.value) + " bytes");
   }
-  if (root.has("output")) s.output = resolve_path(root.string("output"), dir);
+  if (const auto output = params.text_if("output")) s.output = resolve_path(*output, dir);
 
+  // The base point: the file's values, the table's defaults for the rest. Whether a value
+  // counts as read is decided below, by the points that read it.
   PointSpec base;
+  std::vector<std::pair<std::string, ConfigNode>> file_values;
   for (const std::string& key : kPointKeys) {
-    if (root.has(key)) set_point_field(base, key, root.at(key), dir);
-  }
-  // Groups of axes; a group advances as one axis (a zip group has several).
-  std::vector<std::vector<Axis>> groups;
-  if (root.has("sweep")) {
-    const ConfigNode sweep = root.at("sweep");
-    if (!sweep.is_map()) sweep.fail("expected a mapping of axes");
-    for (const std::string& key : sweep.keys()) {
-      if (key == "zip") {
-        const ConfigNode zip = sweep.at("zip");
-        if (!zip.is_map() || zip.size() == 0) zip.fail("`zip` is a mapping of axes of equal length");
-        std::vector<Axis> group;
-        for (const std::string& z : zip.keys()) group.push_back(read_axis(z, zip.at(z)));
-        for (const Axis& a : group) {
-          if (a.values.size() != group[0].values.size()) {
-            zip.at(a.name).fail("zip axis '" + a.name + "' has " + std::to_string(a.values.size()) + " values but '" +
-                                group[0].name + "' has " + std::to_string(group[0].values.size()));
-          }
-        }
-        groups.push_back(std::move(group));
-      } else {
-        groups.push_back({read_axis(key, sweep.at(key))});
-      }
+    if (const auto value = root.find(key)) {
+      set_point_field(base, key, *value, dir);
+      file_values.emplace_back(key, *value);
+    } else if (const Param& p = *scenario_table().find(key); p.presence == Presence::defaulted) {
+      set_point_field(base, key, ConfigNode::parse(p.default_text, "the default of scenario key " + key), dir);
     }
+  }
+  std::vector<std::vector<Axis>> groups;
+  if (params.has("sweep")) {
+    params.mark("sweep");  // its axes are checked value by value, below
+    groups = read_groups(params.at("sweep"), usage);
   }
   // Count the points before making any (a product of long axes can be astronomically large).
   double count = 1.0;
@@ -285,6 +320,17 @@ Scenario parse_scenario(std::string_view text, const std::string& path, const st
       if (it == systems.end()) it = systems.emplace(p.system, ConfigNode::load_file(p.system, "system file")).first;
       for (const ConfigAxis& c : config_axes) p.overrides.emplace_back(config_path(it->second, c.name, *c.where), c.value);
     }
+    // The point's values of the keys it reads are read; so is the file's value of such a key
+    // when an axis replaces it: the axis stands beside it in the same file, nothing is
+    // silently ignored, and a scenario may state its base point and sweep from it.
+    for (size_t g = 0; g < groups.size(); ++g) {
+      for (const Axis& a : groups[g]) {
+        if (is_point_key(a.name) && scenario_key_read(p, a.name)) usage.mark(a.nodes[index[g]]);
+      }
+    }
+    for (const auto& [key, value] : file_values) {
+      if (scenario_key_read(p, key)) usage.mark(value);
+    }
     char id[16];
     std::snprintf(id, sizeof id, "p%04zu", s.points.size());
     p.id = id;
@@ -304,6 +350,7 @@ Scenario parse_scenario(std::string_view text, const std::string& path, const st
                 std::string(limits::kSequenceLength.name) + ")");
     }
   }
+  check_values_read(root, groups, usage);
   return s;
 }
 

@@ -21,8 +21,11 @@
 //     zip:                           axes that advance together (equal lengths)
 //       phu.cores: [1, 2, 4]
 //       phu.multiplex: [64, 32, 16]
-// Ranges are inclusive; `factor` makes them geometric. Unknown keys, unknown axis paths,
-// empty axes and zip axes of different lengths are errors naming file, line and key.
+// Ranges are inclusive; `factor` makes them geometric. The keys are declared in
+// sim/sweep/tables.hpp (scenario_table, sweep_range_table). Unknown keys, unknown axis paths,
+// empty axes, zip axes of different lengths and values no point reads (new_tokens without a
+// generate point, traced_length without a TVM graph model) are errors naming file, line and
+// key. A file value that an axis of the same key replaces counts as read when the key is.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -65,8 +68,8 @@ struct Scenario {
 Scenario load_scenario(const std::string& path);
 // The same from text: `path` names it in errors, relative paths resolve against `dir`.
 Scenario parse_scenario(std::string_view text, const std::string& path, const std::string& dir);
-// Resolves `value` of scenario key `key` as the point field, validating it (tests and
-// command-line overrides use this too).
+// Resolves `value` of scenario key `key` as the point field, validating it against the
+// scenario table and the registries (crossover scenarios and tests use this too).
 void set_point_field(PointSpec& point, const std::string& key, const ConfigNode& value,
                      const std::string& scenario_dir);
 // The point's system config with its overrides applied.

@@ -26,7 +26,9 @@ void check_config(const frontend::ModelConfig& c) {
                 "num_attention_heads not divisible by num_key_value_heads");
   fuzz::require(c.intermediate_size >= 1, "intermediate_size < 1");
   fuzz::require(c.vocab_size >= 1, "vocab_size < 1");
-  fuzz::require(c.max_position_embeddings >= 1, "max_position_embeddings < 1");
+  // Only opt reads it (its position table); the other families leave it 0.
+  fuzz::require((c.model_type == frontend::ModelFamily::opt) == (c.max_position_embeddings >= 1),
+                "max_position_embeddings set for a family that does not read it, or missing for opt");
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "sim/opt/threshold.hpp"
 #include "sim/sweep/crossover.hpp"
 #include "sim/sweep/dispatch_table.hpp"
+#include "sim/sweep/tables.hpp"
 #include "tests/support/paths.hpp"
 
 using namespace lightcode;
@@ -219,7 +220,7 @@ TEST_CASE("crossover scenarios: the shipped one loads, and bad input gives a cle
   e = error_of("model: gpt2\nsystems: [../configs/systems/lightcode/cpu.yaml, ../configs/systems/lightcode/gpu.yaml]\n"
                "objectives: [time]\nlengths: {start: 0, stop: 10}\n");
   CHECK(e.find("lengths.start") != std::string::npos);
-  CHECK(e.find("positive") != std::string::npos);
+  CHECK(e.find("must be an integer from 1 to") != std::string::npos);
 
   e = error_of("model: gpt2\nsystems: [../configs/systems/lightcode/cpu.yaml, ../configs/systems/lightcode/gpu.yaml]\n"
                "objectives: []\nlengths: {start: 1, stop: 10}\n");
@@ -236,6 +237,24 @@ TEST_CASE("crossover scenarios: the shipped one loads, and bad input gives a cle
   CHECK_THROWS_AS(sweep::check_range(5, 4), Error);
   CHECK_THROWS_AS(sweep::check_range(0, 4), Error);
   CHECK_NOTHROW(sweep::check_range(4, 4));
+}
+
+TEST_CASE("a crossover scenario key its model does not read names the file, line and key") {
+  // traced_length sizes an imported TVM graph; a built-in model would silently ignore it.
+  const std::string e = error_of(std::string(kGood) + "traced_length: 5\n");
+  CHECK(e.find("bad.yaml:7:") == 0);
+  CHECK(e.find("key 'traced_length' is set but not read by this crossover scenario") != std::string::npos);
+  const std::string tvm = "model: ../tests/fuzz/corpus/tvm_json/attention_prefill5.json\ntraced_length: 5\n"
+                          "systems: [../configs/systems/cpu.yaml, ../configs/systems/gpu.yaml]\n"
+                          "objectives: [time]\nlengths: {start: 1, stop: 64}\n";
+  CHECK(error_of(tvm).empty());
+  // A crossover compares one stage's graphs: generation is not one of them.
+  CHECK(error_of(std::string(kGood) + "stage: generate\n").find("expected one of prefill, decode") !=
+        std::string::npos);
+}
+
+TEST_CASE("the crossover table: every default parses, every key has a doc") {
+  CHECK(check_defaults(sweep::crossover_table()).empty());
 }
 
 TEST_CASE("the dispatch table reads back: routes, curves the search evaluated, and strict errors") {

@@ -2,11 +2,16 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <unistd.h>
 
 #include "sim/core/error.hpp"
+#include "sim/core/config.hpp"
+#include "sim/core/params.hpp"
+#include "sim/sweep/crossover.hpp"
 #include "sim/sweep/scenario.hpp"
+#include "sim/sweep/tables.hpp"
 #include "tests/support/paths.hpp"
 
 using namespace lightcode;
@@ -19,6 +24,8 @@ std::string write(const std::string& stem, const std::string& body) {
                       << "/configs/systems/lightcode/cpu_phu.yaml\nprofile: lightcode\nfidelity: analytical\n" << body;
   return path;
 }
+
+std::string scenario_table_default(const char* key) { return sweep::scenario_table().find(key)->default_text; }
 
 std::string error_of(const std::string& path) {
   try {
@@ -89,13 +96,64 @@ TEST_CASE("zip axes of different lengths are a clear error") {
   std::remove(path.c_str());
 }
 
-TEST_CASE("the shipped scenarios load") {
-  for (const char* name : {"seed_table", "seed_table_default", "phu_scaling", "generate"}) {
-    CAPTURE(name);
-    const sweep::Scenario s = sweep::load_scenario(test::source_dir() + "/scenarios/" + name + ".yaml");
-    CHECK(!s.points.empty());
+TEST_CASE("every shipped scenario loads: each value it sets is read by some point") {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(test::source_dir() + "/scenarios")) {
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path().string());
+  }
+  CHECK(files.size() >= 5);
+  for (const std::string& file : files) {
+    CAPTURE(file);
+    // A crossover study lists its `systems`; the rest are sweep scenarios.
+    if (ConfigNode::load_file(file).has("systems")) {
+      CHECK_NOTHROW(sweep::load_crossover(file));
+    } else {
+      size_t points = 0;
+      CHECK_NOTHROW(points = sweep::load_scenario(file).points.size());
+      CHECK(points > 0);
+    }
   }
   CHECK(sweep::load_scenario(test::source_dir() + "/scenarios/phu_scaling.yaml").points.size() == 224);
+}
+
+TEST_CASE("a scenario key no point reads names the file, line and key") {
+  std::string msg = error_of(write("unread_new", "new_tokens: 32\n"));
+  CHECK(msg.find(":6:") != std::string::npos);
+  CHECK(msg.find("key 'new_tokens' is set but not read by this scenario (no point has stage: generate)") !=
+        std::string::npos);
+  msg = error_of(write("unread_traced", "traced_length: 5\n"));
+  CHECK(msg.find(":6:") != std::string::npos);
+  CHECK(msg.find("key 'traced_length' is set but not read by this scenario (no point has a TVM graph file for model)") !=
+        std::string::npos);
+  // An axis value no point reads: 8 goes with the prefill point only.
+  const std::string path = write("unread_axis", "sweep:\n  zip:\n    stage: [prefill, generate]\n    new_tokens: [8, 16]\n");
+  msg = error_of(path);
+  CHECK(msg.find(path + ":9:") == 0);
+  CHECK(msg.find("sweep axis 'new_tokens': value 8 is set but not read by any point of this scenario") != std::string::npos);
+}
+
+TEST_CASE("a value some points read counts as read, and so does the file value an axis replaces") {
+  // new_tokens in the file is read by the generate points of the stage axis.
+  const sweep::Scenario s = sweep::load_scenario(write("some", "new_tokens: 8\nsweep:\n  stage: [prefill, generate]\n"));
+  REQUIRE(s.points.size() == 2);
+  CHECK(s.points[1].new_tokens == 8);
+  // Both new_tokens values reach a generate point of the product.
+  CHECK(sweep::load_scenario(write("product", "sweep:\n  stage: [prefill, generate]\n  new_tokens: [8, 16]\n"))
+            .points.size() == 4);
+  // The file's sequence_length (64) states the base point; the axis replaces it in every point.
+  CHECK(sweep::load_scenario(write("replaced", "sweep:\n  sequence_length: [16, 32]\n")).points[1].sequence_length == 32);
+}
+
+TEST_CASE("the scenario tables: every default parses, every key has a doc, points take the defaults") {
+  CHECK(check_defaults(sweep::scenario_table()).empty());
+  CHECK(check_defaults(sweep::sweep_range_table()).empty());
+  const sweep::PointSpec p = sweep::load_scenario(write("defaults", "")).points[0];
+  const sweep::PointSpec built_in_code;  // crossover points and tests build PointSpecs directly
+  CHECK(p.stage == built_in_code.stage);
+  CHECK(p.objective == built_in_code.objective);
+  CHECK(p.fidelity == "analytical");  // set by write(); the table's default is event
+  CHECK(built_in_code.fidelity == scenario_table_default("fidelity"));
+  CHECK(built_in_code.profile == scenario_table_default("profile"));
 }
 
 TEST_CASE("ranges are counted before any value is made: 1e300 starts and 1e9 points are errors") {

@@ -1,0 +1,134 @@
+#include "sim/sweep/tables.hpp"
+
+#include "frontend/load_model.hpp"
+#include "sim/core/limits.hpp"
+#include "sim/sweep/scenario.hpp"
+
+namespace lightcode::sweep {
+namespace {
+
+// Rows a crossover scenario shares with sweep scenarios (it validates them the same way).
+const Param& scenario_row(std::string_view key) { return *scenario_table().find(key); }
+
+const ParamTable& crossover_lengths_table() {
+  static const ParamTable table{
+      "crossover.lengths",
+      "The range of sequence lengths a crossover search covers, both ends included.",
+      {
+          Param::count("start", limits::kSequenceLength).required().doc("the shortest length"),
+          Param::count("stop", limits::kSequenceLength).required().doc("the longest length, >= start"),
+      }};
+  return table;
+}
+
+const ParamTable& crossover_thresholds_table() {
+  static const ParamTable table{
+      "crossover.thresholds",
+      "Per-op photonic thresholds: for each op, the length from which a photonic candidate of "
+      "this system beats the rest.",
+      {
+          Param::text("system").required().doc("a configs/systems/*.yaml file, relative to the scenario file"),
+      }};
+  return table;
+}
+
+}  // namespace
+
+const ParamTable& scenario_table() {
+  static const ParamTable table{
+      "scenario",
+      "What to simulate and where to write it (`scenarios/*.yaml`, run by `lightcode run` and "
+      "`lightcode sweep`). Paths are relative to the scenario file. Every key from `model` to "
+      "`fidelity` may also be a sweep axis; a value no point reads is an error.",
+      {
+          Param::meta("name").doc("names the results; default: the file stem (1 to 1024 bytes)"),
+          Param::meta("description").doc("what the scenario is for"),
+          Param::text("output").doc("the HDF5 results file; default: `results/<name>.h5`"),
+          Param::text("model").doc(
+              "a built-in model (configs/models/) or a TVM graph JSON file; required, here or as "
+              "a sweep axis"),
+          Param::count("traced_length", limits::kSequenceLength)
+              .doc("TVM graph files only: the length the graph was traced at (default: detected)"),
+          Param::choice("stage", {"prefill", "decode", "generate"})
+              .fallback("prefill")
+              .doc("prefill a prompt, decode one token against a KV cache, or generate new_tokens "
+                   "after a prompt"),
+          Param::count("sequence_length", limits::kSequenceLength)
+              .doc("prefill tokens, the KV-cache length (decode) or the prompt (generate); "
+                   "required, here or as a sweep axis"),
+          Param::count("new_tokens", limits::kNewTokens)
+              .doc("stage generate only, required there: tokens produced after the prompt"),
+          Param::text("system").doc(
+              "a configs/systems/*.yaml file; required, here or as a sweep axis"),
+          Param::text("objective").fallback("time").doc(
+              "what placement minimises: a registered objective (time, energy, edp)"),
+          Param::text("profile").fallback("default").doc(
+              "a registered profile: default, or lightcode (the original's arithmetic)"),
+          Param::text("scheduler").doc(
+              "a registered scheduling policy (`lightcode schedulers`); default: the profile's"),
+          Param::choice("fidelity", {"analytical", "event"})
+              .fallback("event")
+              .doc("the analytical timeline, or the SystemC event engine"),
+          Param::named("sweep", nullptr)
+              .doc("axes, the first outermost: a key above, or `<unit>.<key>[.<key>...]` of the "
+                   "point's system, -> a list of values or a range "
+                   "([scenario.range](#scenario.range)); `zip:` holds axes that advance together"),
+      }};
+  return table;
+}
+
+const ParamTable& sweep_range_table() {
+  static const ParamTable table{
+      "scenario.range",
+      "A sweep axis as a range of numbers, both ends included: `{start: 128, stop: 1024, step: "
+      "128}` or, geometric, `{start: 1, stop: 64, factor: 2}`.",
+      {
+          Param::real("start").required().doc("the first value (> 0 for a geometric range)"),
+          Param::real("stop").required().doc("the last value at most, >= start"),
+          Param::real("step").positive().doc("arithmetic: the difference of successive values"),
+          Param::real("factor").doc("geometric, > 1: the ratio of successive values"),
+      }};
+  return table;
+}
+
+const ParamTable& crossover_table() {
+  static const ParamTable table{
+      "crossover",
+      "A crossover study (`lightcode crossover`, `scenarios/crossover.yaml`): the sequence lengths "
+      "at which the best of several systems for a model changes. Paths are relative to the file.",
+      {
+          Param::meta("name").doc("names the dispatch table; default: the file stem"),
+          scenario_row("description"),
+          Param::text("model").required().doc("a built-in model (configs/models/) or a TVM graph JSON file"),
+          Param::choice("stage", {"prefill", "decode"}).fallback("prefill").doc(
+              "prefill: the length is the prompt; decode: the length is the KV cache"),
+          scenario_row("traced_length"),
+          scenario_row("profile"),
+          Param::text("systems").required().doc(
+              "a list of at least two configs/systems/*.yaml files, each once; ties go to the "
+              "first listed"),
+          Param::text("objectives").required().doc(
+              "a list of registered objectives (time, energy, edp), each once: one dispatch table each"),
+          Param::table("lengths", crossover_lengths_table()).required().doc("the lengths searched"),
+          Param::table("thresholds", crossover_thresholds_table()).doc(
+              "per-op photonic thresholds on one system; absent: none"),
+          Param::text("output").doc(
+              "base path of the dispatch table: `<output>.yaml` and `<output>.json`; default: "
+              "`results/<name>`"),
+      }};
+  return table;
+}
+
+bool scenario_key_read(const PointSpec& point, std::string_view key) {
+  if (key == "traced_length") return frontend::is_graph_file(point.model);
+  if (key == "new_tokens") return point.stage == "generate";
+  return true;
+}
+
+std::string read_only_with(std::string_view key) {
+  if (key == "traced_length") return "a TVM graph file for model";
+  if (key == "new_tokens") return "stage: generate";
+  return "";
+}
+
+}  // namespace lightcode::sweep

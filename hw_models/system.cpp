@@ -14,20 +14,24 @@ std::string family_list(const Registry& registry, Section section) {
   return s;
 }
 
-UnitInfo make_unit(const std::string& name, const ConfigNode& spec, Section section, const Profile& profile,
-                   const Registry& registry, ConfigUsage& usage) {
-  if (!spec.is_map()) spec.fail("expected a hardware spec mapping (e.g. {from: ../hardware/cpu.yaml})");
+UnitInfo make_unit(const std::string& name, const ConfigNode& spec, Section section,
+                   const Profile& profile, const Registry& registry, ConfigUsage& usage) {
+  if (!spec.is_map())
+    spec.fail("expected a hardware spec mapping (e.g. {from: ../hardware/cpu.yaml})");
   const std::string family = spec.string("family");
   const FamilyInfo* info = registry.find(family);
   if (!info || info->section == Section::internal) {
-    spec.at("family").fail("unknown hardware family '" + family + "' (known: " + family_list(registry, Section::units) +
-                           ", " + family_list(registry, Section::memory) + ")");
+    spec.at("family").fail("unknown hardware family '" + family +
+                           "' (known: " + family_list(registry, Section::units) + ", " +
+                           family_list(registry, Section::memory) + ")");
   }
   if (info->section != section) {
-    spec.fail("family '" + family + "' belongs under `" + (info->section == Section::memory ? "memory" : "units") +
+    spec.fail("family '" + family + "' belongs under `" +
+              (info->section == Section::memory ? "memory" : "units") +
               ":` (there: " + family_list(registry, info->section) + ")");
   }
-  if (!info->params) throw std::logic_error("family '" + family + "' registered without a parameter table");
+  if (!info->params)
+    throw std::logic_error("family '" + family + "' registered without a parameter table");
   UnitInfo u;
   u.name = name;
   u.family = info;
@@ -39,8 +43,8 @@ UnitInfo make_unit(const std::string& name, const ConfigNode& spec, Section sect
 
 // Every key of every unit and of the system itself must have been read by the models and the
 // profile: a figure in a file that nothing uses is a figure a reader would wrongly trust.
-void check_everything_read(const ConfigNode& root, const std::vector<UnitInfo>& units, const Profile& profile,
-                           const ConfigUsage& usage) {
+void check_everything_read(const ConfigNode& root, const std::vector<UnitInfo>& units,
+                           const Profile& profile, const ConfigUsage& usage) {
   for (const UnitInfo& u : units) {
     if (!u.family || !u.family->params) continue;
     check_all_read(u.spec, *u.family->params, usage,
@@ -55,15 +59,22 @@ void check_everything_read(const ConfigNode& root, const std::vector<UnitInfo>& 
 const ParamTable& system_params() {
   static const ParamTable table{
       "system",
-      "A system (`configs/systems/*.yaml`): the units a graph can be placed on, their memories and the links "
-      "between them. Each unit's spec names its `family:` and is read through that family's table; unit types "
+      "A system (`configs/systems/*.yaml`): the units a graph can be placed on, their memories and "
+      "the links "
+      "between them. Each unit's spec names its `family:` and is read through that family's table; "
+      "unit types "
       "are dense ids in file order (compute units, then memories, then units a profile adds).",
       {
           Param::text("name").required().doc("display name"),
           Param::meta("description").doc("free text"),
-          Param::named("units", nullptr).required().doc("compute units: name -> hardware spec (family cpu, gpu, phu, ...)"),
-          Param::named("memory", nullptr).required().doc("memories: name -> spec (family memory); an `hbm` and an `sram` are required"),
-          Param::tables("links", link_params()).doc("links between units (profiles with a fixed transfer table read none)"),
+          Param::named("units", nullptr)
+              .required()
+              .doc("compute units: name -> hardware spec (family cpu, gpu, phu, ...)"),
+          Param::named("memory", nullptr)
+              .required()
+              .doc("memories: name -> spec (family memory); an `hbm` and an `sram` are required"),
+          Param::tables("links", link_params())
+              .doc("links between units (profiles with a fixed transfer table read none)"),
       }};
   return table;
 }
@@ -72,7 +83,8 @@ System System::load(const std::string& path, const Profile& profile, const Regis
   return from_config(ConfigNode::load_file(path, "system file"), profile, registry);
 }
 
-System System::from_config(const ConfigNode& root, const Profile& profile, const Registry& registry) {
+System System::from_config(const ConfigNode& root, const Profile& profile,
+                           const Registry& registry) {
   ConfigUsage usage;
   const Params params(root, system_params(), usage);
   System s;
@@ -80,7 +92,8 @@ System System::from_config(const ConfigNode& root, const Profile& profile, const
   s.profile_ = &profile;
   s.name_ = params.text("name");
   const auto units = params.named_nodes("units");
-  if (units.empty()) root.at("units").fail("expected at least one compute unit, e.g. {cpu: {from: ...}}");
+  if (units.empty())
+    root.at("units").fail("expected at least one compute unit, e.g. {cpu: {from: ...}}");
   for (const auto& [key, spec] : units) {
     s.units_.push_back(make_unit(key, spec, Section::units, profile, registry, usage));
   }
@@ -88,8 +101,10 @@ System System::from_config(const ConfigNode& root, const Profile& profile, const
   for (const auto& [key, spec] : params.named_nodes("memory")) {
     s.units_.push_back(make_unit(key, spec, Section::memory, profile, registry, usage));
   }
-  if (s.find("sram") < 0) memory.fail("a system needs an `sram` memory (transfers without a direct link go through it)");
-  if (s.find("hbm") < 0) memory.fail("a system needs an `hbm` memory (graph inputs and weights live there)");
+  if (s.find("sram") < 0)
+    memory.fail("a system needs an `sram` memory (transfers without a direct link go through it)");
+  if (s.find("hbm") < 0)
+    memory.fail("a system needs an `hbm` memory (graph inputs and weights live there)");
   profile.add_units(s.units_, registry);
 
   std::vector<LinkSpec> links;
@@ -112,6 +127,17 @@ System System::from_config(const ConfigNode& root, const Profile& profile, const
   }
   check_everything_read(root, s.units_, profile, usage);
   return s;
+}
+
+std::vector<double> static_energy_pj(const System& system, Time makespan) {
+  std::vector<double> out(system.unit_count(), 0.0);
+  for (size_t t = 0; t < system.unit_count(); ++t) {
+    const HardwareModel& m = system.model(static_cast<UnitType>(t));
+    out[t] = check_energy(
+        m.static_power_watts() * makespan.seconds() * m.unit_count() * kPicojoulesPerJoule,
+        [&] { return "static energy of '" + system.unit(static_cast<UnitType>(t)).name + "'"; });
+  }
+  return out;
 }
 
 UnitType System::find(const std::string& name) const {

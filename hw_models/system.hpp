@@ -33,6 +33,11 @@ struct UnitInfo {
 // The keys of a system file (a unit's spec is read through its family's table).
 const ParamTable& system_params();
 
+class System;
+// Static energy per unit type, in pJ: static power x makespan x the type's instances, idle or
+// busy. Every fidelity charges exactly this (the engine and the analytical report).
+std::vector<double> static_energy_pj(const System& system, Time makespan);
+
 class System {
  public:
   static System load(const std::string& path, const Profile& profile,

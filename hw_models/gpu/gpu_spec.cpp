@@ -20,11 +20,14 @@ constexpr double kBitsPerByte = 8.0;
 const ParamTable& efficiency_params() {
   static const ParamTable table{
       "gpu.efficiency",
-      "Fractions of peak the GPU's kernels reach (defaults: cuBLAS on H100 and STREAM-like copies, see gpu_spec.cpp).",
+      "Fractions of peak the GPU's kernels reach (defaults: cuBLAS on H100 and STREAM-like copies, "
+      "see gpu_spec.cpp).",
       {
-          Param::fraction("tensor").fallback("0.8").doc("tensor-core GEMMs (cuBLAS BF16 on H100 SXM: ~700-800 of 989 TFLOP/s)"),
+          Param::fraction("tensor").fallback("0.8").doc(
+              "tensor-core GEMMs (cuBLAS BF16 on H100 SXM: ~700-800 of 989 TFLOP/s)"),
           Param::fraction("cuda").fallback("0.8").doc("CUDA-core FP32 FMA streams"),
-          Param::fraction("hbm").fallback("0.9").doc("HBM streams (~3.0 of 3.35 TB/s measured on H100 SXM)"),
+          Param::fraction("hbm").fallback("0.9").doc(
+              "HBM streams (~3.0 of 3.35 TB/s measured on H100 SXM)"),
       }};
   return table;
 }
@@ -34,25 +37,49 @@ const ParamTable& efficiency_params() {
 const ParamTable& gpu_params() {
   static const ParamTable table{
       "gpu",
-      "An H100-like GPU (`family: gpu`): GPCs > TPCs > SMs; kernels tiled into CTAs that run in waves on the SMs, "
-      "tensor cores for products of a dtype with a tensor rate, CUDA cores otherwise, HBM traffic per kernel.",
+      "An H100-like GPU (`family: gpu`): GPCs > TPCs > SMs; kernels tiled into CTAs that run in "
+      "waves on the SMs, "
+      "tensor cores for products of a dtype with a tensor rate, CUDA cores otherwise, HBM traffic "
+      "per kernel.",
       {
           Param::meta("family").doc("`gpu`"),
           Param::meta("name").doc("display name"),
           Param::count("gpcs", limits::kUnitCount).required().doc("graphics processing clusters"),
-          Param::count("tpcs_per_gpc", limits::kUnitCount).required().doc("texture processing clusters per GPC"),
-          Param::count("sms_per_tpc", limits::kUnitCount).required().doc("streaming multiprocessors per TPC"),
-          Param::count("fp32_cores_per_sm", limits::kUnitCount).required().doc("FP32 CUDA cores per SM"),
+          Param::count("tpcs_per_gpc", limits::kUnitCount)
+              .required()
+              .doc("texture processing clusters per GPC"),
+          Param::count("sms_per_tpc", limits::kUnitCount)
+              .required()
+              .doc("streaming multiprocessors per TPC"),
+          Param::count("fp32_cores_per_sm", limits::kUnitCount)
+              .required()
+              .doc("FP32 CUDA cores per SM"),
           Param::quantity("clock", Dimension::frequency).positive().required().doc("SM clock"),
-          Param::named("tensor_throughput", nullptr).doc("dtype -> dense tensor-core FLOP/s of the whole device (float32 = TF32 math)"),
-          Param::count("tensor_throughput_sms", limits::kUnitCount).doc("SMs the tensor figures are quoted for (default: all SMs); the per-SM rate is kept, so fewer SMs mean less peak"),
-          Param::quantity("hbm_bandwidth", Dimension::bandwidth).positive().required().doc("HBM bandwidth"),
-          Param::quantity("launch_overhead", Dimension::duration).fallback("0 s").doc("per kernel, serial on the GPU's timeline"),
+          Param::named("tensor_throughput", nullptr)
+              .doc("dtype -> dense tensor-core FLOP/s of the whole device (float32 = TF32 math)"),
+          Param::count("tensor_throughput_sms", limits::kUnitCount)
+              .doc("SMs the tensor figures are quoted for (default: all SMs); the per-SM rate is "
+                   "kept, so fewer SMs mean less peak"),
+          Param::quantity("hbm_bandwidth", Dimension::bandwidth)
+              .positive()
+              .required()
+              .doc("HBM bandwidth"),
+          Param::quantity("launch_overhead", Dimension::duration)
+              .fallback("0 s")
+              .doc("per kernel, serial on the GPU's timeline"),
           Param::table("efficiency", efficiency_params()).doc("fractions of peak reached"),
-          Param::quantity("energy_per_mac", Dimension::energy).fallback("0.07 pJ").doc("energy per tensor-core MAC (the seed's 0.07 pJ)"),
-          Param::quantity("energy_per_flop", Dimension::energy).doc("energy per CUDA-core FLOP (default: energy_per_mac / 2, a MAC being two FLOPs)"),
-          Param::quantity("hbm_energy_per_bit", Dimension::energy_per_bit).fallback("0 pJ/bit").doc("HBM access energy per bit moved by a kernel"),
-          Param::quantity("static_power", Dimension::power).fallback("0 W").doc("idle or busy, charged over the makespan"),
+          Param::quantity("energy_per_mac", Dimension::energy)
+              .fallback("0.07 pJ")
+              .doc("energy per tensor-core MAC (the seed's 0.07 pJ)"),
+          Param::quantity("energy_per_flop", Dimension::energy)
+              .doc(
+                  "energy per CUDA-core FLOP (default: energy_per_mac / 2, a MAC being two FLOPs)"),
+          Param::quantity("hbm_energy_per_bit", Dimension::energy_per_bit)
+              .fallback("0 pJ/bit")
+              .doc("HBM access energy per bit moved by a kernel"),
+          Param::quantity("static_power", Dimension::power)
+              .fallback("0 W")
+              .doc("idle or busy, charged over the makespan"),
       }};
   return table;
 }
@@ -64,14 +91,16 @@ GpuSpec parse_gpu_spec(const Params& p) {
   s.tpcs_per_gpc = static_cast<int>(p.count("tpcs_per_gpc"));
   s.sms_per_tpc = static_cast<int>(p.count("sms_per_tpc"));
   if (static_cast<int64_t>(s.gpcs) * s.tpcs_per_gpc * s.sms_per_tpc > limits::kUnitCount.value) {
-    p.node().fail("gpcs * tpcs_per_gpc * sms_per_tpc is above " + std::to_string(limits::kUnitCount.value) + " SMs (" +
+    p.node().fail("gpcs * tpcs_per_gpc * sms_per_tpc is above " +
+                  std::to_string(limits::kUnitCount.value) + " SMs (" +
                   std::string(limits::kUnitCount.name) + ")");
   }
   s.fp32_cores_per_sm = static_cast<int>(p.count("fp32_cores_per_sm"));
   s.clock_hz = p.quantity("clock");
   for (const auto& [key, rate] : p.named_nodes("tensor_throughput")) {
     const auto dtype = ir::parse_dtype(key);
-    if (!dtype) rate.fail("unknown dtype '" + key + "' (e.g. float32, bfloat16, float16, float8, int8)");
+    if (!dtype)
+      rate.fail("unknown dtype '" + key + "' (e.g. float32, bfloat16, float16, float8, int8)");
     const double v = rate.as_quantity(Dimension::flop_rate);
     if (!(v > 0.0)) rate.fail("must be positive, got '" + rate.as_string() + "'");
     s.tensor_flops[*dtype] = v;
@@ -82,7 +111,8 @@ GpuSpec parse_gpu_spec(const Params& p) {
   s.hbm_bandwidth = p.quantity("hbm_bandwidth");
   s.launch_overhead_s = p.quantity("launch_overhead");
   ConfigUsage defaults;  // an absent `efficiency:` reads its table's defaults
-  const Params eff = p.table_if("efficiency").value_or(Params(ConfigNode(), efficiency_params(), defaults));
+  const Params eff =
+      p.table_if("efficiency").value_or(Params(ConfigNode(), efficiency_params(), defaults));
   s.tensor_efficiency = eff.fraction("tensor");
   s.cuda_efficiency = eff.fraction("cuda");
   s.hbm_efficiency = eff.fraction("hbm");
@@ -102,10 +132,13 @@ GpuSpec parse_gpu_spec(const ConfigNode& node) {
 std::vector<std::string> gpu_spec_summary(const ConfigNode& node) {
   const GpuSpec s = parse_gpu_spec(node);
   std::vector<std::string> out;
-  out.push_back("SMs            " + std::to_string(s.sms()) + " (" + std::to_string(s.gpcs) + " GPCs x " +
-                std::to_string(s.tpcs_per_gpc) + " TPCs x " + std::to_string(s.sms_per_tpc) + " SMs)");
-  out.push_back("CUDA FP32      " + format_quantity(2.0 * s.sms() * s.fp32_cores_per_sm * s.clock_hz, Dimension::flop_rate) +
-                " (FMA)");
+  out.push_back("SMs            " + std::to_string(s.sms()) + " (" + std::to_string(s.gpcs) +
+                " GPCs x " + std::to_string(s.tpcs_per_gpc) + " TPCs x " +
+                std::to_string(s.sms_per_tpc) + " SMs)");
+  out.push_back(
+      "CUDA FP32      " +
+      format_quantity(2.0 * s.sms() * s.fp32_cores_per_sm * s.clock_hz, Dimension::flop_rate) +
+      " (FMA)");
   for (const auto& [dtype, rate] : s.tensor_flops) {
     std::string name(ir::dtype_name(dtype));
     name.resize(std::max<size_t>(name.size(), 9), ' ');

@@ -13,7 +13,9 @@ namespace {
 
 using ir::OpKind;
 
-int64_t output_elements(const ir::Node& op) { return op.output().shape.elements(); }
+int64_t output_elements(const ir::Node& op) {
+  return op.output().shape.elements();
+}
 int64_t last_input_dim(const ir::Node& op) {
   return op.input_types.empty() ? 1 : op.input_type(0).shape.back();
 }
@@ -47,8 +49,9 @@ LcFit read_fit(const Params& cpu, const std::string& kind, bool per_mac) {
                           (per_mac ? "macs" : "elements") + ", as the original's does");
     }
     if (!per_mac) return f;
-    const auto big = fit.has("beyond_cache") && fit.at("beyond_cache").is_map() ? fit.table_if("beyond_cache")
-                                                                                 : std::nullopt;
+    const auto big = fit.has("beyond_cache") && fit.at("beyond_cache").is_map()
+                         ? fit.table_if("beyond_cache")
+                         : std::nullopt;
     if (!big) {
       fit.node().fail("the lightcode profile needs `beyond_cache:` on the `" + kind +
                       "` fit: the original's regime for ops with an input dimension above 50000");
@@ -57,8 +60,9 @@ LcFit read_fit(const Params& cpu, const std::string& kind, bool per_mac) {
     f.big_offset_s = big->quantity("offset");
     return f;
   }
-  cpu.node().fail("the lightcode profile needs `fits: {" + kind + ": ...}`: the original's measured " +
-                  (per_mac ? "matrix-product" : "`add`") + " fit");
+  cpu.node().fail("the lightcode profile needs `fits: {" + kind +
+                  ": ...}`: the original's measured " + (per_mac ? "matrix-product" : "`add`") +
+                  " fit");
 }
 
 class LightcodeCpu final : public HardwareModel {
@@ -95,11 +99,16 @@ class LightcodeCpu final : public HardwareModel {
         const double t = add_.per_work_s * n_out + add_.offset_s;
         return make_cost(t, t * clock_hz_ * energy_per_cycle_pj_, Bound::compute);
       }
-      case OpKind::dense: case OpKind::matmul: case OpKind::pack: {
-        const LcFit& fit = op.kind == OpKind::dense ? dense_ : op.kind == OpKind::matmul ? matmul_ : pack_;
+      case OpKind::dense:
+      case OpKind::matmul:
+      case OpKind::pack: {
+        const LcFit& fit = op.kind == OpKind::dense    ? dense_
+                           : op.kind == OpKind::matmul ? matmul_
+                                                       : pack_;
         const auto macs = static_cast<double>(ir::node_macs(op));
         const bool big = any_input_dim_above(op, lc::kBigMatmulDimension);
-        const double t = big ? fit.big_per_work_s * macs + fit.big_offset_s : fit.per_work_s * macs + fit.offset_s;
+        const double t = big ? fit.big_per_work_s * macs + fit.big_offset_s
+                             : fit.per_work_s * macs + fit.offset_s;
         return make_cost(t, macs * energy_per_mac_pj_, Bound::compute);
       }
       case OpKind::mean: {
@@ -131,13 +140,21 @@ class LightcodeCpu final : public HardwareModel {
   }
   static double cycles_of(OpKind kind, double n_out) {
     switch (kind) {
-      case OpKind::subtract: case OpKind::multiply: case OpKind::divide: case OpKind::sqrt:
-      case OpKind::rsqrt: case OpKind::power: case OpKind::transpose: case OpKind::negative:
-      case OpKind::cast: case OpKind::equal:
+      case OpKind::subtract:
+      case OpKind::multiply:
+      case OpKind::divide:
+      case OpKind::sqrt:
+      case OpKind::rsqrt:
+      case OpKind::power:
+      case OpKind::transpose:
+      case OpKind::negative:
+      case OpKind::cast:
+      case OpKind::equal:
         return n_out;
       case OpKind::relu:
         return 2 * n_out;
-      case OpKind::tanh: case OpKind::sigmoid:
+      case OpKind::tanh:
+      case OpKind::sigmoid:
         return 4 * n_out;
       case OpKind::softmax:
         return 6 * n_out;
@@ -198,8 +215,13 @@ class LightcodeMemory final : public HardwareModel {
  public:
   // `energy_pj`: per element of a `memory` node (HBM), or per op (SRAM, start); `seconds`: per
   // op (a `memory` node takes none: weights are preloaded).
-  LightcodeMemory(const Capabilities& capabilities, OpKind first, OpKind second, double seconds, double energy_pj)
-      : capabilities_(capabilities), first_(first), second_(second), seconds_(seconds), energy_pj_(energy_pj) {}
+  LightcodeMemory(const Capabilities& capabilities, OpKind first, OpKind second, double seconds,
+                  double energy_pj)
+      : capabilities_(capabilities),
+        first_(first),
+        second_(second),
+        seconds_(seconds),
+        energy_pj_(energy_pj) {}
 
   Capabilities capabilities() const override { return capabilities_; }
   int unit_count() const override { return 1; }
@@ -237,15 +259,16 @@ std::unique_ptr<HardwareModel> make_lightcode_memory(const Params& spec) {
   const std::string level = spec.choice("level");
   if (level == "hbm") {
     // A memory node: the preload and the read of every number (160 + 40 pJ).
-    const double pj =
-        spec.quantity("preload_energy") * kPicojoulesPerJoule + spec.quantity("read_energy") * kPicojoulesPerJoule;
-    return std::make_unique<LightcodeMemory>(memory_capabilities(MemoryLevel::hbm), OpKind::memory, OpKind::memory,
-                                             0.0, pj);
+    const double pj = spec.quantity("preload_energy") * kPicojoulesPerJoule +
+                      spec.quantity("read_energy") * kPicojoulesPerJoule;
+    return std::make_unique<LightcodeMemory>(memory_capabilities(MemoryLevel::hbm), OpKind::memory,
+                                             OpKind::memory, 0.0, pj);
   }
-  if (level != "sram") spec.at("level").fail("the lightcode profile has an hbm and an sram, not a " + level);
+  if (level != "sram")
+    spec.at("level").fail("the lightcode profile has an hbm and an sram, not a " + level);
   const double clock_hz = spec.quantity("clock");
-  return std::make_unique<LightcodeMemory>(memory_capabilities(MemoryLevel::sram, clock_hz), OpKind::sram_split,
-                                           OpKind::sram_merge, 1.0 / clock_hz,
+  return std::make_unique<LightcodeMemory>(memory_capabilities(MemoryLevel::sram, clock_hz),
+                                           OpKind::sram_split, OpKind::sram_merge, 1.0 / clock_hz,
                                            spec.quantity("op_energy") * kPicojoulesPerJoule);
 }
 std::unique_ptr<HardwareModel> make_lightcode_start() {
@@ -253,7 +276,8 @@ std::unique_ptr<HardwareModel> make_lightcode_start() {
   c.residence = Residence::none;
   c.role = TransferRole::start;
   c.category = EnergyCategory::memory;
-  return std::make_unique<LightcodeMemory>(c, OpKind::start, OpKind::start, lc::kStartSeconds, lc::kStartEnergyPj);
+  return std::make_unique<LightcodeMemory>(c, OpKind::start, OpKind::start, lc::kStartSeconds,
+                                           lc::kStartEnergyPj);
 }
 
 }  // namespace lightcode::hw

@@ -18,7 +18,8 @@ class LightcodeProfile final : public Profile {
  public:
   std::string_view name() const override { return "lightcode"; }
   std::string_view description() const override {
-    return "the original LightCode's arithmetic and scheduler, quirks included (docs/LIGHTCODE_PROFILE.md)";
+    return "the original LightCode's arithmetic and scheduler, quirks included "
+           "(docs/LIGHTCODE_PROFILE.md)";
   }
   ir::InputTypeRule input_rule() const override { return ir::InputTypeRule::entry0; }
 
@@ -33,7 +34,8 @@ class LightcodeProfile final : public Profile {
 
   // The original's fixed table: its hardware figures come from the memories' and the PHU's
   // specs (hbm/sram read and write energies, the SRAM clock, DAC and ADC energies).
-  std::unique_ptr<TransferModel> make_transfers(const std::vector<UnitInfo>& units, const std::vector<LinkSpec>&,
+  std::unique_ptr<TransferModel> make_transfers(const std::vector<UnitInfo>& units,
+                                                const std::vector<LinkSpec>&,
                                                 ConfigUsage& usage) const override {
     std::vector<TransferRole> roles;
     LightcodeTransferFigures f;
@@ -42,7 +44,9 @@ class LightcodeProfile final : public Profile {
       roles.push_back(c.role);
       if (!u.family || !u.family->params) continue;
       const Params spec(u.spec, *u.family->params, usage);
-      const auto pj = [&](const Params& p, std::string_view key) { return p.quantity(key) * kPicojoulesPerJoule; };
+      const auto pj = [&](const Params& p, std::string_view key) {
+        return p.quantity(key) * kPicojoulesPerJoule;
+      };
       if (c.role == TransferRole::hbm) {
         f.hbm_read_pj = pj(spec, "read_energy");
         f.hbm_write_pj = pj(spec, "write_energy");
@@ -65,7 +69,8 @@ class LightcodeProfile final : public Profile {
   std::optional<Time> graph_output_on_sram(const Capabilities& unit, const Capabilities& sram,
                                            Time time) const override {
     // Quirk: outputs computed on the CPU are timed at the SRAM memory clock instead.
-    if (unit.role != TransferRole::cpu || unit.clock_hz <= 0.0 || sram.clock_hz <= 0.0) return std::nullopt;
+    if (unit.role != TransferRole::cpu || unit.clock_hz <= 0.0 || sram.clock_hz <= 0.0)
+      return std::nullopt;
     return Time::from_seconds(time.seconds() * unit.clock_hz / sram.clock_hz);
   }
 
@@ -74,6 +79,8 @@ class LightcodeProfile final : public Profile {
 
 }  // namespace
 
-std::unique_ptr<Profile> make_lightcode_profile() { return std::make_unique<LightcodeProfile>(); }
+std::unique_ptr<Profile> make_lightcode_profile() {
+  return std::make_unique<LightcodeProfile>();
+}
 
 }  // namespace lightcode::hw

@@ -18,9 +18,12 @@ Hop direct(TransferRole a, TransferRole b, const LightcodeTransferFigures& f) {
   using R = TransferRole;
   constexpr double kTerm = lc::kCoreLinkTermPj;
   if (a == R::hbm && b == R::sram) return {f.sram_cycle_s, f.hbm_read_pj + f.sram_write_pj, true};
-  if (a == R::sram && b == R::hbm) return {lc::kHbmWriteSeconds, f.sram_read_pj + f.hbm_write_pj, true};
-  if (a == R::sram && (b == R::cpu || b == R::gpu)) return {f.sram_cycle_s, f.sram_read_pj + kTerm + kTerm, true};
-  if ((a == R::cpu || a == R::gpu) && b == R::sram) return {f.sram_cycle_s, kTerm + kTerm + f.sram_write_pj, true};
+  if (a == R::sram && b == R::hbm)
+    return {lc::kHbmWriteSeconds, f.sram_read_pj + f.hbm_write_pj, true};
+  if (a == R::sram && (b == R::cpu || b == R::gpu))
+    return {f.sram_cycle_s, f.sram_read_pj + kTerm + kTerm, true};
+  if ((a == R::cpu || a == R::gpu) && b == R::sram)
+    return {f.sram_cycle_s, kTerm + kTerm + f.sram_write_pj, true};
   if (a == R::sram && b == R::phu) {
     return {f.sram_cycle_s + lc::kPhuLinkSeconds, f.sram_read_pj + kTerm + kTerm + f.dac_pj, true};
   }
@@ -55,8 +58,10 @@ class LightcodeTransfer final : public TransferModel {
   static Hop route(TransferRole a, TransferRole b, const LightcodeTransferFigures& f) {
     if (a == TransferRole::start) return {0.0, 0.0, true};
     if (Hop h = direct(a, b, f); h.exists) return h;
-    const Hop first = a == TransferRole::sram ? Hop{0.0, 0.0, true} : direct(a, TransferRole::sram, f);
-    const Hop second = b == TransferRole::sram ? Hop{0.0, 0.0, true} : direct(TransferRole::sram, b, f);
+    const Hop first =
+        a == TransferRole::sram ? Hop{0.0, 0.0, true} : direct(a, TransferRole::sram, f);
+    const Hop second =
+        b == TransferRole::sram ? Hop{0.0, 0.0, true} : direct(TransferRole::sram, b, f);
     if (!first.exists || !second.exists) {
       // Only `start` as a destination lacks a route; nothing is ever sent to it.
       return {0.0, 0.0, false};

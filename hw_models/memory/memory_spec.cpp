@@ -9,20 +9,39 @@ namespace lightcode::hw {
 const ParamTable& memory_params() {
   static const ParamTable table{
       "memory",
-      "A memory (`family: memory`, under a system's `memory:`): `hbm` holds the graph's inputs (weights, tokens, "
-      "KV cache), `sram` runs the split/merge bookkeeping around expanded photonic products. Energies are per "
+      "A memory (`family: memory`, under a system's `memory:`): `hbm` holds the graph's inputs "
+      "(weights, tokens, "
+      "KV cache), `sram` runs the split/merge bookkeeping around expanded photonic products. "
+      "Energies are per "
       "32-bit number, as the original counts.",
       {
           Param::meta("family").doc("`memory`"),
           Param::meta("name").doc("display name"),
           Param::choice("level", {"hbm", "sram", "buffer"}).required().doc("which memory this is"),
-          Param::quantity("capacity", Dimension::data).fallback("0 B").doc("SRAM: the bound on tensors resident at once, checked by the event engine (0: unlimited)"),
-          Param::quantity("clock", Dimension::frequency).positive().fallback("6 GHz").doc("SRAM: a bookkeeping op takes one cycle (the original's 6 GHz)"),
-          Param::quantity("read_energy", Dimension::energy).fallback("0 pJ").doc("HBM: per number of a graph input read; lightcode profile: the memory's side of its transfer energies"),
-          Param::quantity("write_energy", Dimension::energy).fallback("0 pJ").doc("lightcode profile: the memory's side of the transfer energies into it"),
-          Param::quantity("preload_energy", Dimension::energy).fallback("0 pJ").doc("HBM: per number of a graph input, once, to fill the memory"),
-          Param::quantity("op_energy", Dimension::energy).fallback("1 pJ").doc("SRAM: per split/merge bookkeeping op (the original's 1 pJ)"),
-          Param::quantity("static_power", Dimension::power).fallback("0 W").doc("idle or busy, charged over the makespan"),
+          Param::quantity("capacity", Dimension::data)
+              .fallback("0 B")
+              .doc("SRAM: the bound on tensors resident at once, checked by the event engine (0: "
+                   "unlimited)"),
+          Param::quantity("clock", Dimension::frequency)
+              .positive()
+              .fallback("6 GHz")
+              .doc("SRAM: a bookkeeping op takes one cycle (the original's 6 GHz)"),
+          Param::quantity("read_energy", Dimension::energy)
+              .fallback("0 pJ")
+              .doc("HBM: per number of a graph input read; lightcode profile: the memory's side of "
+                   "its transfer energies"),
+          Param::quantity("write_energy", Dimension::energy)
+              .fallback("0 pJ")
+              .doc("lightcode profile: the memory's side of the transfer energies into it"),
+          Param::quantity("preload_energy", Dimension::energy)
+              .fallback("0 pJ")
+              .doc("HBM: per number of a graph input, once, to fill the memory"),
+          Param::quantity("op_energy", Dimension::energy)
+              .fallback("1 pJ")
+              .doc("SRAM: per split/merge bookkeeping op (the original's 1 pJ)"),
+          Param::quantity("static_power", Dimension::power)
+              .fallback("0 W")
+              .doc("idle or busy, charged over the makespan"),
       }};
   return table;
 }
@@ -31,7 +50,9 @@ MemorySpec parse_memory_spec(const Params& p) {
   MemorySpec s;
   s.name = p.text_if("name").value_or("");
   const std::string level = p.choice("level");
-  s.level = level == "hbm" ? MemoryLevel::hbm : level == "sram" ? MemoryLevel::sram : MemoryLevel::buffer;
+  s.level = level == "hbm"    ? MemoryLevel::hbm
+            : level == "sram" ? MemoryLevel::sram
+                              : MemoryLevel::buffer;
   if (s.level == MemoryLevel::hbm) {
     s.read_energy_j = p.quantity("read_energy");
     s.preload_energy_j = p.quantity("preload_energy");
@@ -51,7 +72,9 @@ MemorySpec parse_memory_spec(const ConfigNode& node) {
 
 std::vector<std::string> memory_spec_summary(const ConfigNode& node) {
   const MemorySpec s = parse_memory_spec(node);
-  return {"capacity       " + (s.capacity_bytes > 0 ? format_quantity(s.capacity_bytes, Dimension::data) : "unlimited")};
+  return {"capacity       " + (s.capacity_bytes > 0
+                                   ? format_quantity(s.capacity_bytes, Dimension::data)
+                                   : "unlimited")};
 }
 
 }  // namespace lightcode::hw

@@ -8,15 +8,22 @@ namespace lightcode::hw {
 namespace {
 
 const ParamTable& converter_params() {
-  static const ParamTable table{
-      "phu.converter",
-      "A PHU's DAC (operands in) or ADC (results out), per core.",
-      {
-          Param::quantity("latency", Dimension::duration).fallback("0 s").doc("pipeline latency added once per task"),
-          Param::quantity("sample_rate", Dimension::sample_rate).fallback("0 S/s").doc("samples per second per converter (0: unlimited)"),
-          Param::quantity("energy_per_sample", Dimension::energy).fallback("0 pJ").doc("energy per number converted"),
-          Param::count("count", limits::kUnitCount).fallback("1").doc("converters per core working in parallel"),
-      }};
+  static const ParamTable table{"phu.converter",
+                                "A PHU's DAC (operands in) or ADC (results out), per core.",
+                                {
+                                    Param::quantity("latency", Dimension::duration)
+                                        .fallback("0 s")
+                                        .doc("pipeline latency added once per task"),
+                                    Param::quantity("sample_rate", Dimension::sample_rate)
+                                        .fallback("0 S/s")
+                                        .doc("samples per second per converter (0: unlimited)"),
+                                    Param::quantity("energy_per_sample", Dimension::energy)
+                                        .fallback("0 pJ")
+                                        .doc("energy per number converted"),
+                                    Param::count("count", limits::kUnitCount)
+                                        .fallback("1")
+                                        .doc("converters per core working in parallel"),
+                                }};
   return table;
 }
 
@@ -25,18 +32,30 @@ const ParamTable& converter_params() {
 const ParamTable& phu_params() {
   static const ParamTable table{
       "phu",
-      "A photonic unit (`family: phu`): WDM-multiplexed cores that run matrix products only, operands through "
+      "A photonic unit (`family: phu`): WDM-multiplexed cores that run matrix products only, "
+      "operands through "
       "DACs, results through ADCs.",
       {
           Param::meta("family").doc("`phu`"),
           Param::meta("name").doc("display name"),
           Param::count("cores", limits::kUnitCount).required().doc("photonic cores"),
-          Param::quantity("clock", Dimension::frequency).positive().required().doc("modulation rate: one dot-product step per wavelength per cycle"),
-          Param::count("multiplex", limits::kUnitCount).required().doc("WDM wavelengths per core (dot products in flight per cycle)"),
-          Param::quantity("energy_per_mac", Dimension::energy).fallback("0.04 pJ").doc("optical energy per MAC (the seed's 0.04 pJ)"),
-          Param::table("dac", converter_params()).doc("digital-to-analog converters (absent: ideal)"),
-          Param::table("adc", converter_params()).doc("analog-to-digital converters (absent: ideal)"),
-          Param::quantity("static_power", Dimension::power).fallback("0 W").doc("idle or busy, charged over the makespan"),
+          Param::quantity("clock", Dimension::frequency)
+              .positive()
+              .required()
+              .doc("modulation rate: one dot-product step per wavelength per cycle"),
+          Param::count("multiplex", limits::kUnitCount)
+              .required()
+              .doc("WDM wavelengths per core (dot products in flight per cycle)"),
+          Param::quantity("energy_per_mac", Dimension::energy)
+              .fallback("0.04 pJ")
+              .doc("optical energy per MAC (the seed's 0.04 pJ)"),
+          Param::table("dac", converter_params())
+              .doc("digital-to-analog converters (absent: ideal)"),
+          Param::table("adc", converter_params())
+              .doc("analog-to-digital converters (absent: ideal)"),
+          Param::quantity("static_power", Dimension::power)
+              .fallback("0 W")
+              .doc("idle or busy, charged over the makespan"),
       }};
   return table;
 }
@@ -73,15 +92,18 @@ PhuSpec parse_phu_spec(const ConfigNode& node) {
 std::vector<std::string> phu_spec_summary(const ConfigNode& node) {
   const PhuSpec s = parse_phu_spec(node);
   std::vector<std::string> out;
-  out.push_back("photonic MAC/s " + format_quantity(s.cores * s.multiplex * s.clock_hz, Dimension::mac_rate) + " (" +
-                std::to_string(s.cores) + " cores x " + std::to_string(s.multiplex) + " wavelengths x " +
-                format_quantity(s.clock_hz, Dimension::frequency) + ")");
-  for (const auto& [name, c] : {std::pair<const char*, ConverterSpec>{"DAC", s.dac}, {"ADC", s.adc}}) {
+  out.push_back("photonic MAC/s " +
+                format_quantity(s.cores * s.multiplex * s.clock_hz, Dimension::mac_rate) + " (" +
+                std::to_string(s.cores) + " cores x " + std::to_string(s.multiplex) +
+                " wavelengths x " + format_quantity(s.clock_hz, Dimension::frequency) + ")");
+  for (const auto& [name, c] :
+       {std::pair<const char*, ConverterSpec>{"DAC", s.dac}, {"ADC", s.adc}}) {
     out.push_back(std::string(name) + "            " +
-                  (c.sample_rate > 0 ? format_quantity(c.sample_rate * c.count, Dimension::sample_rate)
-                                     : std::string("unlimited rate")) +
-                  ", " + format_quantity(c.energy_per_sample_j, Dimension::energy) + "/sample, latency " +
-                  format_quantity(c.latency_s, Dimension::duration));
+                  (c.sample_rate > 0
+                       ? format_quantity(c.sample_rate * c.count, Dimension::sample_rate)
+                       : std::string("unlimited rate")) +
+                  ", " + format_quantity(c.energy_per_sample_j, Dimension::energy) +
+                  "/sample, latency " + format_quantity(c.latency_s, Dimension::duration));
   }
   return out;
 }

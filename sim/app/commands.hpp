@@ -18,6 +18,9 @@ void register_sweep(CLI::App& app, CommandAction& action);
 void register_merge(CLI::App& app, CommandAction& action);
 void register_crossover(CLI::App& app, CommandAction& action);
 void register_limits(CLI::App& app, CommandAction& action);
+void register_reference(CLI::App& app, CommandAction& action);
+// docs/CONFIG.md: every parameter table, `from:` inheritance and the limits.
+std::string config_reference_markdown();
 void register_list(CLI::App& app, CommandAction& action);
 
 }  // namespace lightcode::app

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   lightcode::app::register_calibrate(app, action);
   lightcode::app::register_list(app, action);
   lightcode::app::register_limits(app, action);
+  lightcode::app::register_reference(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -13,18 +13,32 @@ namespace {
 
 std::string_view kind_name(ParamKind k) {
   switch (k) {
-    case ParamKind::quantity: return "quantity";
-    case ParamKind::count: return "count";
-    case ParamKind::integer: return "integer";
-    case ParamKind::real: return "number";
-    case ParamKind::fraction: return "fraction";
-    case ParamKind::boolean: return "boolean";
-    case ParamKind::text: return "text";
-    case ParamKind::choice: return "choice";
-    case ParamKind::table: return "table";
-    case ParamKind::tables: return "list";
-    case ParamKind::named: return "named";
-    case ParamKind::meta: return "info";
+    case ParamKind::quantity:
+      return "quantity";
+    case ParamKind::count:
+      return "count";
+    case ParamKind::integer:
+      return "integer";
+    case ParamKind::real:
+      return "number";
+    case ParamKind::fraction:
+      return "fraction";
+    case ParamKind::boolean:
+      return "boolean";
+    case ParamKind::text:
+      return "text";
+    case ParamKind::choice:
+      return "choice";
+    case ParamKind::table:
+      return "table";
+    case ParamKind::tables:
+      return "list of tables";
+    case ParamKind::list:
+      return "list";
+    case ParamKind::named:
+      return "named";
+    case ParamKind::meta:
+      return "info";
   }
   return "?";
 }
@@ -41,14 +55,16 @@ int64_t parse_integer(const std::string& s) {
   errno = 0;
   char* end = nullptr;
   const long long v = std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || *end != '\0' || errno == ERANGE) throw Error("'" + excerpt(s) + "' is not an integer");
+  if (s.empty() || *end != '\0' || errno == ERANGE)
+    throw Error("'" + excerpt(s) + "' is not an integer");
   return v;
 }
 
 double parse_real(const std::string& s) {
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || *end != '\0' || !std::isfinite(v)) throw Error("'" + excerpt(s) + "' is not a number");
+  if (s.empty() || *end != '\0' || !std::isfinite(v))
+    throw Error("'" + excerpt(s) + "' is not a number");
   return v;
 }
 
@@ -108,12 +124,22 @@ std::string parse_choice(const Param& p, const std::string& s) {
 // Checks `text` as a value of `p` would be checked; throws Error.
 void parse_any(const Param& p, const std::string& text) {
   switch (p.kind) {
-    case ParamKind::boolean: parse_boolean(text); break;
-    case ParamKind::choice: parse_choice(p, text); break;
-    case ParamKind::text: case ParamKind::meta: break;
-    case ParamKind::table: case ParamKind::tables: case ParamKind::named:
-      throw Error("a table has no default text");
-    default: parse_number(p, text);
+    case ParamKind::boolean:
+      parse_boolean(text);
+      break;
+    case ParamKind::choice:
+      parse_choice(p, text);
+      break;
+    case ParamKind::text:
+    case ParamKind::meta:
+      break;
+    case ParamKind::table:
+    case ParamKind::tables:
+    case ParamKind::named:
+    case ParamKind::list:
+      throw Error("a table or list has no default text");
+    default:
+      parse_number(p, text);
   }
 }
 
@@ -135,15 +161,23 @@ Param Param::count(std::string key, const Limit& limit) {
   p.limit = &limit;
   return p;
 }
-Param Param::integer(std::string key) { return make(std::move(key), ParamKind::integer); }
+Param Param::integer(std::string key) {
+  return make(std::move(key), ParamKind::integer);
+}
 Param Param::real(std::string key) {
   Param p = make(std::move(key), ParamKind::real);
   p.sign = Sign::any;
   return p;
 }
-Param Param::fraction(std::string key) { return make(std::move(key), ParamKind::fraction); }
-Param Param::boolean(std::string key) { return make(std::move(key), ParamKind::boolean); }
-Param Param::text(std::string key) { return make(std::move(key), ParamKind::text); }
+Param Param::fraction(std::string key) {
+  return make(std::move(key), ParamKind::fraction);
+}
+Param Param::boolean(std::string key) {
+  return make(std::move(key), ParamKind::boolean);
+}
+Param Param::text(std::string key) {
+  return make(std::move(key), ParamKind::text);
+}
 Param Param::choice(std::string key, std::vector<std::string> choices) {
   Param p = make(std::move(key), ParamKind::choice);
   p.choices = std::move(choices);
@@ -159,12 +193,17 @@ Param Param::tables(std::string key, const ParamTable& nested) {
   p.nested = &nested;
   return p;
 }
+Param Param::list(std::string key) {
+  return make(std::move(key), ParamKind::list);
+}
 Param Param::named(std::string key, const ParamTable* nested) {
   Param p = make(std::move(key), ParamKind::named);
   p.nested = nested;
   return p;
 }
-Param Param::meta(std::string key) { return make(std::move(key), ParamKind::meta); }
+Param Param::meta(std::string key) {
+  return make(std::move(key), ParamKind::meta);
+}
 
 Param&& Param::positive() && {
   sign = Sign::positive;
@@ -191,27 +230,41 @@ Param&& Param::doc(std::string text) && {
 std::string Param::type_text() const {
   switch (kind) {
     case ParamKind::quantity: {
-      std::string s = std::string(dimension_name(dimension)) + " (" + std::string(dimension_units(dimension)) + ")";
+      std::string s = std::string(dimension_name(dimension)) + " (" +
+                      std::string(dimension_base_unit(dimension)) + ")";
       if (sign == Sign::positive) s += ", > 0";
       if (sign == Sign::non_negative) s += ", >= 0";
       return s;
     }
-    case ParamKind::count: return "integer 1.." + std::to_string(limit->value);
-    case ParamKind::integer: return "integer >= 0";
-    case ParamKind::real: return sign == Sign::positive ? "number > 0" : sign == Sign::non_negative ? "number >= 0" : "number";
-    case ParamKind::fraction: return "fraction (0, 1]";
-    case ParamKind::boolean: return "true / false";
-    case ParamKind::text: return "text";
+    case ParamKind::count:
+      return "integer 1.." + std::to_string(limit->value);
+    case ParamKind::integer:
+      return "integer >= 0";
+    case ParamKind::real:
+      return sign == Sign::positive       ? "number > 0"
+             : sign == Sign::non_negative ? "number >= 0"
+                                          : "number";
+    case ParamKind::fraction:
+      return "fraction (0, 1]";
+    case ParamKind::boolean:
+      return "true / false";
+    case ParamKind::text:
+      return "text";
     case ParamKind::choice: {
       std::string s;
       for (const std::string& c : choices) s += (s.empty() ? "" : " / ") + c;
       return s;
     }
-    case ParamKind::table: return "mapping: [" + nested->name + "](#" + nested->name + ")";
-    case ParamKind::tables: return "list of [" + nested->name + "](#" + nested->name + ")";
+    case ParamKind::table:
+      return "mapping: [" + nested->name + "](#" + nested->name + ")";
+    case ParamKind::tables:
+      return "list of [" + nested->name + "](#" + nested->name + ")";
+    case ParamKind::list:
+      return "list of values";
     case ParamKind::named:
       return nested ? "name -> [" + nested->name + "](#" + nested->name + ")" : "name -> mapping";
-    case ParamKind::meta: return "text (informational)";
+    case ParamKind::meta:
+      return "text (informational)";
   }
   return std::string(kind_name(kind));
 }
@@ -241,15 +294,21 @@ Params::Params(const ConfigNode& node, const ParamTable& table, ConfigUsage& usa
   node.allow_only(table.keys());  // "expected a mapping" / unknown key with a suggestion
 }
 
-bool Params::has(std::string_view key) const { return node_.has(key); }
-ConfigNode Params::at(std::string_view key) const { return node_.at(key); }
+bool Params::has(std::string_view key) const {
+  return node_.has(key);
+}
+ConfigNode Params::at(std::string_view key) const {
+  return node_.at(key);
+}
 
 const Param& Params::param(std::string_view key, std::initializer_list<ParamKind> kinds) const {
   const Param* p = table_->find(key);
-  if (!p) throw std::logic_error("table '" + table_->name + "' declares no key '" + std::string(key) + "'");
+  if (!p)
+    throw std::logic_error("table '" + table_->name + "' declares no key '" + std::string(key) +
+                           "'");
   if (std::find(kinds.begin(), kinds.end(), p->kind) == kinds.end()) {
-    throw std::logic_error("key '" + table_->name + "." + p->key + "' is a " + std::string(kind_name(p->kind)) +
-                           ", read with another getter");
+    throw std::logic_error("key '" + table_->name + "." + p->key + "' is a " +
+                           std::string(kind_name(p->kind)) + ", read with another getter");
   }
   return *p;
 }
@@ -304,17 +363,25 @@ std::optional<int64_t> Params::count_if(std::string_view key) const {
   const Param& p = param(key, {ParamKind::count, ParamKind::integer});
   const auto n = value(p);
   if (!n && p.presence == Presence::optional) return std::nullopt;
-  return parse_at(n, p, [&](const std::string& s) { return static_cast<int64_t>(parse_number(p, s)); });
+  return parse_at(n, p,
+                  [&](const std::string& s) { return static_cast<int64_t>(parse_number(p, s)); });
 }
 
-int64_t Params::integer(std::string_view key) const { return count(key); }
-double Params::real(std::string_view key) const { return quantity(key); }
-double Params::fraction(std::string_view key) const { return quantity(key); }
+int64_t Params::integer(std::string_view key) const {
+  return count(key);
+}
+double Params::real(std::string_view key) const {
+  return quantity(key);
+}
+double Params::fraction(std::string_view key) const {
+  return quantity(key);
+}
 
 bool Params::boolean(std::string_view key) const {
   const Param& p = param(key, {ParamKind::boolean});
   const auto n = value(p);
-  if (!n && p.presence == Presence::optional) throw std::logic_error("boolean '" + p.key + "' needs a default");
+  if (!n && p.presence == Presence::optional)
+    throw std::logic_error("boolean '" + p.key + "' needs a default");
   return parse_at(n, p, parse_boolean);
 }
 
@@ -327,11 +394,14 @@ std::optional<std::string> Params::text_if(std::string_view key) const {
   const Param& p = param(key, {ParamKind::text, ParamKind::meta, ParamKind::choice});
   const auto n = value(p);
   if (!n && p.presence == Presence::optional) return std::nullopt;
-  if (p.kind == ParamKind::choice) return parse_at(n, p, [&](const std::string& s) { return parse_choice(p, s); });
+  if (p.kind == ParamKind::choice)
+    return parse_at(n, p, [&](const std::string& s) { return parse_choice(p, s); });
   return parse_at(n, p, [](const std::string& s) { return s; });
 }
 
-std::string Params::choice(std::string_view key) const { return text(key); }
+std::string Params::choice(std::string_view key) const {
+  return text(key);
+}
 
 std::optional<Params> Params::table_if(std::string_view key) const {
   const Param& p = param(key, {ParamKind::table});
@@ -383,6 +453,19 @@ std::vector<Params> Params::tables(std::string_view key) const {
   return out;
 }
 
+std::vector<ConfigNode> Params::list(std::string_view key) const {
+  const Param& p = param(key, {ParamKind::list});
+  std::vector<ConfigNode> out;
+  const auto n = value(p);
+  if (!n) return out;
+  if (!n->is_list()) n->fail("expected a list: " + p.help);
+  for (size_t i = 0; i < n->size(); ++i) {
+    out.push_back((*n)[i]);
+    usage_->mark(out.back());
+  }
+  return out;
+}
+
 void Params::mark(std::string_view key) const {
   if (auto n = node_.find(key)) usage_->mark(*n);
 }
@@ -394,7 +477,8 @@ void check_all_read(const ConfigNode& node, const ParamTable& table, const Confi
     const ConfigNode value = node.at(key);
     if (p && p->kind == ParamKind::meta) continue;
     if (!p || !usage.was_read(value)) {
-      value.fail("key '" + key + "' is set but not read by " + reader + "; remove it or choose a model that uses it");
+      value.fail("key '" + key + "' is set but not read by " + reader +
+                 "; remove it (a figure nothing reads would be taken for one that counts)");
     }
     if (p->kind == ParamKind::table) check_all_read(value, *p->nested, usage, reader);
     if (p->kind == ParamKind::named && p->nested) {
@@ -430,7 +514,8 @@ std::vector<std::string> check_defaults(const ParamTable& table) {
     try {
       parse_any(p, p.default_text);
     } catch (const Error& e) {
-      problems.push_back(table.name + "." + p.key + ": default '" + p.default_text + "': " + e.what());
+      problems.push_back(table.name + "." + p.key + ": default '" + p.default_text +
+                         "': " + e.what());
     }
   }
   return problems;
@@ -438,7 +523,8 @@ std::vector<std::string> check_defaults(const ParamTable& table) {
 
 std::string table_markdown(const ParamTable& table, std::vector<std::string>& seen) {
   seen.push_back(table.name);
-  std::string out = "<a id=\"" + table.name + "\"></a>\n\n### `" + table.name + "`\n\n" + table.doc + "\n\n";
+  std::string out =
+      "<a id=\"" + table.name + "\"></a>\n\n### `" + table.name + "`\n\n" + table.doc + "\n\n";
   out += "| key | type | default | meaning |\n|---|---|---|---|\n";
   for (const Param& p : table.params) append_row(out, p);
   out += "\n";
@@ -464,7 +550,9 @@ std::string table_text(const ConfigNode& node, const ParamTable& table, int inde
     } else if (v && !v->is_scalar()) {
       out += pad + key + "# " + p.help + "\n" + v->to_yaml(indent + 2);
     } else {
-      const std::string value = v ? v->as_string() : p.presence == Presence::defaulted ? p.default_text + " (default)" : "-";
+      const std::string value = v                                   ? v->as_string()
+                                : p.presence == Presence::defaulted ? p.default_text + " (default)"
+                                                                    : "-";
       out += pad + key + value + "  # " + p.help + "\n";
     }
   }

@@ -38,6 +38,7 @@ enum class ParamKind {
   choice,    // one of `choices`
   table,     // a mapping read through `nested`
   tables,    // a list of mappings, each read through `nested`
+  list,      // a list of plain values (file paths, names), parsed by the caller
   named,     // a mapping of user-chosen names to mappings read through `nested` (nullptr: any)
   meta,      // informational text or number: parsed by no model, never reported unread
 };
@@ -50,7 +51,7 @@ struct Param {
   ParamKind kind = ParamKind::text;
   Presence presence = Presence::optional;
   std::string default_text;  // for Presence::defaulted, in the file's own syntax ("20 GB/s")
-  std::string help;  // the one-line doc
+  std::string help;          // the one-line doc
   Dimension dimension = Dimension::duration;  // quantity
   Sign sign = Sign::non_negative;             // quantity, real
   const Limit* limit = nullptr;               // count
@@ -69,6 +70,7 @@ struct Param {
   static Param choice(std::string key, std::vector<std::string> choices);
   static Param table(std::string key, const ParamTable& nested);
   static Param tables(std::string key, const ParamTable& nested);
+  static Param list(std::string key);
   static Param named(std::string key, const ParamTable* nested);
   static Param meta(std::string key);
 
@@ -78,7 +80,7 @@ struct Param {
   Param&& fallback(std::string default_text) &&;  // the default, parsed as a value would be
   Param&& doc(std::string text) &&;
 
-  std::string type_text() const;     // "frequency (Hz)", "count (1..65536)", "table cpu.fit"
+  std::string type_text() const;      // "frequency (Hz)", "count (1..65536)", "table cpu.fit"
   std::string default_label() const;  // "required", "20 GB/s", "none"
 };
 
@@ -133,6 +135,8 @@ class Params {
   // Entries when `nested` is nullptr (values the caller parses; each recorded as read).
   std::vector<std::pair<std::string, ConfigNode>> named_nodes(std::string_view key) const;
   std::vector<Params> tables(std::string_view key) const;
+  // The items of a `list` param (each recorded as read); absent: none, required: an error.
+  std::vector<ConfigNode> list(std::string_view key) const;
   // Records a value as read that the caller interprets itself (e.g. a `none` marker).
   void mark(std::string_view key) const;
 

@@ -69,9 +69,7 @@ std::string_view trim(std::string_view s) {
 
 std::string_view dimension_name(Dimension d) { return info(d).name; }
 
-std::string_view dimension_units(Dimension d) {
-  return info(d).units[0].text;
-}
+std::string_view dimension_base_unit(Dimension d) { return info(d).base; }
 
 double parse_quantity(std::string_view text, Dimension d) {
   const std::string_view s = trim(text);

@@ -21,8 +21,8 @@ enum class Dimension {
 };
 
 std::string_view dimension_name(Dimension d);
-// Units accepted for a dimension, for error messages and --help ("Hz", "s", ...).
-std::string_view dimension_units(Dimension d);
+// The SI base unit a dimension is stored in ("Hz", "s", "B/s", ...), for docs.
+std::string_view dimension_base_unit(Dimension d);
 
 // Parses "<number> <prefix><unit>" (SI prefixes p n u m k M G T P; binary Ki Mi Gi Ti for
 // data). Throws lightcode::Error (without a place; callers add it) when malformed.

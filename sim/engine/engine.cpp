@@ -94,16 +94,9 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     schedule.makespan = Time::zero();
     for (const auto& s : schedule.slots) schedule.makespan = std::max(schedule.makespan, s.end);
     dispatcher_->complete(schedule);
-    const double seconds = schedule.makespan.seconds();
-    result_.static_energy_pj.assign(system_.unit_count(), 0.0);
+    result_.static_energy_pj = hw::static_energy_pj(system_, schedule.makespan);
     result_.conversion.assign(system_.unit_count(), Time::zero());
-    for (size_t t = 0; t < system_.unit_count(); ++t) {
-      const hw::HardwareModel& m = system_.model(static_cast<hw::UnitType>(t));
-      result_.static_energy_pj[t] =
-          check_energy(m.static_power_watts() * seconds * m.unit_count() * kPicojoulesPerJoule,
-                       [&] { return "static energy of '" + system_.unit(static_cast<hw::UnitType>(t)).name + "'"; });
-      result_.conversion[t] = modules_[t]->conversion();
-    }
+    for (size_t t = 0; t < system_.unit_count(); ++t) result_.conversion[t] = modules_[t]->conversion();
     for (const auto& ch : channels_) {
       ChannelStats c;
       c.name = system_.topology()->channel_name(static_cast<int>(&ch - &channels_[0]));

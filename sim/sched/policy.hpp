@@ -1,6 +1,6 @@
 #pragma once
 // Scheduling policies: which task starts where, and when. A policy is a registered, stateless
-// object (`lightcode schedulers` lists them; a scenario picks one with `scheduler:`, else its
+// object (`lightcode list schedulers` lists them; a scenario picks one with `scheduler:`, else its
 // profile's default). For each run it makes a Dispatcher, which a driver — the analytical
 // scheduler (sim/sched/analytical.hpp) or the SystemC engine (sim/engine) — feeds with facts
 // and asks for decisions. Both drivers feed the same facts in the same order at the same

@@ -103,21 +103,22 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     r.outputs = shapes_text(t.outputs);
     out.tasks.push_back(std::move(r));
   }
+  // Static power is charged at every fidelity: the engine's figure, or the same formula on the
+  // analytical makespan.
+  const std::vector<double> static_pj = event ? event->static_energy_pj : hw::static_energy_pj(system, schedule.makespan);
   for (auto& [key, rec] : units) {
     rec.utilisation = utilisation(rec.busy, schedule.makespan);
-    if (event) {
-      const auto type = static_cast<size_t>(key.first);
-      rec.static_energy_pj = event->static_energy_pj[type] / system.model(key.first).unit_count();
-      rec.conversion = key.second == 0 ? event->conversion[type] : Time::zero();
-    }
+    const auto type = static_cast<size_t>(key.first);
+    rec.static_energy_pj = static_pj[type] / system.model(key.first).unit_count();
+    if (event) rec.conversion = key.second == 0 ? event->conversion[type] : Time::zero();
     out.units.push_back(rec);
   }
+  for (size_t t = 0; t < static_pj.size(); ++t) {
+    if (static_pj[t] == 0.0) continue;
+    rows[{system.unit(static_cast<hw::UnitType>(t)).name, "static"}] += static_pj[t];
+    sum.energy_pj += static_pj[t];
+  }
   if (event) {
-    for (size_t t = 0; t < event->static_energy_pj.size(); ++t) {
-      if (event->static_energy_pj[t] == 0.0) continue;
-      rows[{system.unit(static_cast<hw::UnitType>(t)).name, "static"}] += event->static_energy_pj[t];
-      sum.energy_pj += event->static_energy_pj[t];
-    }
     for (const engine::ChannelStats& link : event->links) out.units.push_back(link_record(link, schedule.makespan));
     for (const engine::MemorySample& m : event->memory) {
       out.memory_profile.push_back(results::MemorySample{m.time, m.sram_bytes, m.hbm_bytes});

@@ -1,5 +1,6 @@
 #include "sim/sweep/scenario.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -320,16 +321,19 @@ Scenario parse_scenario(std::string_view text, const std::string& path, const st
       if (it == systems.end()) it = systems.emplace(p.system, ConfigNode::load_file(p.system, "system file")).first;
       for (const ConfigAxis& c : config_axes) p.overrides.emplace_back(config_path(it->second, c.name, *c.where), c.value);
     }
-    // The point's values of the keys it reads are read; so is the file's value of such a key
-    // when an axis replaces it: the axis stands beside it in the same file, nothing is
-    // silently ignored, and a scenario may state its base point and sweep from it.
+    // The point's values of the keys it reads are read. A file value that an axis replaces
+    // in every point is read by none: it is reported, as a figure nothing uses would mislead.
+    std::vector<std::string> swept;
     for (size_t g = 0; g < groups.size(); ++g) {
       for (const Axis& a : groups[g]) {
-        if (is_point_key(a.name) && scenario_key_read(p, a.name)) usage.mark(a.nodes[index[g]]);
+        if (!is_point_key(a.name)) continue;
+        swept.push_back(a.name);
+        if (scenario_key_read(p, a.name)) usage.mark(a.nodes[index[g]]);
       }
     }
     for (const auto& [key, value] : file_values) {
-      if (scenario_key_read(p, key)) usage.mark(value);
+      const bool replaced = std::find(swept.begin(), swept.end(), key) != swept.end();
+      if (!replaced && scenario_key_read(p, key)) usage.mark(value);
     }
     char id[16];
     std::snprintf(id, sizeof id, "p%04zu", s.points.size());

@@ -10,7 +10,7 @@
 //   system: ../configs/systems/cpu.yaml
 //   objective: time                  time | energy | edp
 //   profile: lightcode               lightcode | default
-//   scheduler: list                  a registered scheduling policy (`lightcode schedulers`);
+//   scheduler: list                  a registered scheduling policy (`lightcode list schedulers`);
 //                                    default: the profile's (list | lightcode)
 //   fidelity: event                  event (SystemC, default) | analytical
 //   output: ../results/seed_table.h5

@@ -65,7 +65,7 @@ const ParamTable& scenario_table() {
           Param::text("profile").fallback("default").doc(
               "a registered profile: default, or lightcode (the original's arithmetic)"),
           Param::text("scheduler").doc(
-              "a registered scheduling policy (`lightcode schedulers`); default: the profile's"),
+              "a registered scheduling policy (`lightcode list schedulers`); default: the profile's"),
           Param::choice("fidelity", {"analytical", "event"})
               .fallback("event")
               .doc("the analytical timeline, or the SystemC event engine"),
@@ -104,10 +104,10 @@ const ParamTable& crossover_table() {
               "prefill: the length is the prompt; decode: the length is the KV cache"),
           scenario_row("traced_length"),
           scenario_row("profile"),
-          Param::text("systems").required().doc(
+          Param::list("systems").required().doc(
               "a list of at least two configs/systems/*.yaml files, each once; ties go to the "
               "first listed"),
-          Param::text("objectives").required().doc(
+          Param::list("objectives").required().doc(
               "a list of registered objectives (time, energy, edp), each once: one dispatch table each"),
           Param::table("lengths", crossover_lengths_table()).required().doc("the lengths searched"),
           Param::table("thresholds", crossover_thresholds_table()).doc(

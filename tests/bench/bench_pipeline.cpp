@@ -53,13 +53,13 @@ void pipeline(benchmark::State& state, const char* model, const char* system, co
 
 }  // namespace
 
-BENCHMARK_CAPTURE(pipeline, gpt2_cpu_phu_lightcode, "gpt2", "cpu_phu.yaml", "lightcode")
+BENCHMARK_CAPTURE(pipeline, gpt2_cpu_phu_lightcode, "gpt2", "lightcode/cpu_phu.yaml", "lightcode")
     ->Arg(1400)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(pipeline, gpt2_cpu_phu_default, "gpt2", "cpu_phu.yaml", "default")
     ->Arg(1400)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(pipeline, llama_2_7b_gpu_phu_default, "llama-2-7b", "gpu_phu.yaml", "default")
     ->Arg(4096)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(pipeline, llama_2_7b_cpu_phu_lightcode, "llama-2-7b", "cpu_phu.yaml", "lightcode")
+BENCHMARK_CAPTURE(pipeline, llama_2_7b_cpu_phu_lightcode, "llama-2-7b", "lightcode/cpu_phu.yaml", "lightcode")
     ->Arg(4096)->Unit(benchmark::kMillisecond);
 // Last, so that its peak RSS is the process's: the largest graph shipped.
 BENCHMARK_CAPTURE(pipeline, llama_2_70b_gpu_phu_default, "llama-2-70b", "gpu_phu.yaml", "default")

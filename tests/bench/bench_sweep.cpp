@@ -16,11 +16,11 @@ using namespace lightcode;
 namespace {
 
 void sweep_1000(benchmark::State& state) {
-  const std::string dir = std::string(LIGHTCODE_BENCH_CONFIGS) + "/systems/";
+  const std::string dir = std::string(LIGHTCODE_BENCH_CONFIGS) + "/systems/lightcode/";
   const std::string scenario = "/tmp/lightcode_bench_sweep_" + std::to_string(::getpid()) + ".yaml";
   // 2 systems x 2 objectives x 250 lengths = 1000 GPT-2 prefill points.
-  std::ofstream(scenario) << "model: gpt2\nstage: prefill\nsequence_length: 64\nsystem: " << dir
-                          << "cpu_phu.yaml\nprofile: lightcode\nfidelity: analytical\nsweep:\n  system: [" << dir
+  std::ofstream(scenario) << "model: gpt2\nstage: prefill\nprofile: lightcode\nfidelity: analytical\nsweep:\n"
+                          << "  system: [" << dir
                           << "cpu_phu.yaml, " << dir << "gpu_phu.yaml]\n  objective: [time, energy]\n"
                           << "  sequence_length: {start: 8, stop: 2000, step: 8}\n";
   const sweep::Scenario s = sweep::load_scenario(scenario);

@@ -7,8 +7,8 @@
 set -euo pipefail
 (($# >= 1)) || { echo "usage: $0 <build dir> [other build dir]" >&2; exit 2; }
 configs=$(cd "$(dirname "$0")/../../configs" && pwd)
-cases=("gpt2 1400 cpu_phu.yaml lightcode" "gpt2 1400 cpu_phu.yaml default"
-       "llama-2-7b 4096 gpu_phu.yaml default" "llama-2-7b 4096 cpu_phu.yaml lightcode"
+cases=("gpt2 1400 lightcode/cpu_phu.yaml lightcode" "gpt2 1400 cpu_phu.yaml default"
+       "llama-2-7b 4096 gpu_phu.yaml default" "llama-2-7b 4096 lightcode/cpu_phu.yaml lightcode"
        "llama-2-70b 8192 gpu_phu.yaml default")
 count() {  # <driver> <model> <length> <system> <profile> <runs>
   local out

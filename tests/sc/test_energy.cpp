@@ -224,12 +224,6 @@ TEST_CASE(
   check_static_power("event");
 }
 
-// Known gap in sim/sweep/run_point.cpp: fill_report() charges static power only with an engine
-// result, so an analytical point reports no static energy although the docs say the total
-// includes it. Expected to fail until that is fixed; then drop should_fail().
-TEST_CASE(
-    "static power at analytical fidelity: static_power x makespan per unit, in the rows and the "
-    "total" *
-    doctest::should_fail()) {
+TEST_CASE("static power at analytical fidelity: static_power x makespan per unit, in the rows and the total") {
   check_static_power("analytical");
 }

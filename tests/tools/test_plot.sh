@@ -33,8 +33,6 @@ stage: prefill
 objective: time
 profile: lightcode
 fidelity: analytical
-sequence_length: 16
-system: $SRC/configs/systems/lightcode/cpu.yaml
 sweep:
   system: [$SRC/configs/systems/lightcode/cpu.yaml, $SRC/configs/systems/lightcode/cpu_phu.yaml]
   sequence_length: [16, 64, 256]

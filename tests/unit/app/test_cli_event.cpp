@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "tests/support/run.hpp"
+#include "tests/support/scenario_text.hpp"
 
 using lightcode::test::run_lightcode;
 using lightcode::test::source_dir;
@@ -19,8 +20,9 @@ std::string temp(const std::string& stem) { return "/tmp/lightcode_event_" + ste
 
 std::string scenario(const std::string& stem, const std::string& extra = "") {
   const std::string path = temp(stem) + ".yaml";
-  std::ofstream(path) << "model: gpt2\nsequence_length: 32\nsystem: " << source_dir()
-                      << "/configs/systems/cpu_phu.yaml\nprofile: default\n" << extra;
+  std::ofstream(path) << lightcode::test::scenario_text(
+      "model: gpt2\nsequence_length: 32\nsystem: " + source_dir() + "/configs/systems/cpu_phu.yaml\nprofile: default\n",
+      extra);
   return path;
 }
 

@@ -18,6 +18,7 @@
 
 #include "tests/support/python.hpp"
 #include "tests/support/run.hpp"
+#include "tests/support/scenario_text.hpp"
 #include "tests/support/scratch.hpp"
 
 using lightcode::test::run_lightcode;
@@ -30,8 +31,11 @@ namespace {
 // lightcode profile, analytical, plus `extra` lines.
 struct Scratch : lightcode::test::Scratch {
   std::string scenario(const std::string& name, const std::string& extra) const {
-    return file(name, "model: gpt2\nstage: prefill\nsequence_length: 16\nsystem: " + source_dir() +
-                          "/configs/systems/lightcode/cpu_phu.yaml\nprofile: lightcode\nfidelity: analytical\n" + extra);
+    return file(name, lightcode::test::scenario_text("model: gpt2\nstage: prefill\nsequence_length: 16\nsystem: " +
+                                                         source_dir() +
+                                                         "/configs/systems/lightcode/cpu_phu.yaml\nprofile: "
+                                                         "lightcode\nfidelity: analytical\n",
+                                                     extra));
   }
 };
 
@@ -163,7 +167,7 @@ TEST_CASE("a typo in a system file is reported once, before the sweep starts") {
   const std::string bad = s.file("bad.yaml", "name: bad\nunits:\n  cpu: {from: " + source_dir() +
                                                  "/configs/hardware/cpu_lightcode.yaml, clokc: 3 GHz}\nmemory: {}\n");
   const std::string scenario =
-      s.file("sw.yaml", "model: gpt2\nsequence_length: 16\nsystem: " + bad +
+      s.file("sw.yaml", "model: gpt2\nsystem: " + bad +
                             "\nprofile: lightcode\nfidelity: analytical\nsweep:\n  sequence_length: [16, 32, 48, 64]\n");
   const auto r = run_lightcode("sweep " + scenario + " -j 2 --out " + s.path("o.h5"));
   CHECK(r.exit_code == 2);

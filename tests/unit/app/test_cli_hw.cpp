@@ -82,3 +82,19 @@ TEST_CASE("calibrate fits the measured timings and writes a loadable CPU spec") 
   std::remove(out.c_str());
   std::remove(sys.c_str());
 }
+
+TEST_CASE("docs/CONFIG.md is what `lightcode reference` generates from the parameter tables") {
+  const auto r = run_lightcode("reference");
+  REQUIRE(r.exit_code == 0);
+  std::ifstream in(source_dir() + "/docs/CONFIG.md");
+  std::stringstream doc;
+  doc << in.rdbuf();
+  INFO("regenerate with: build/lightcode reference > docs/CONFIG.md");
+  CHECK(doc.str() == r.out);
+  // Every key of every file kind is there: a family's, a nested table's, a scenario's.
+  for (const char* row : {"| `multiplex` |", "| `beyond_cache` |", "| `energy_per_bit` |", "| `torch_dtype` |",
+                          "| `new_tokens` |", "| `thresholds` |", "### `phu.converter`", "## Inheritance: `from:`"}) {
+    CAPTURE(row);
+    CHECK(r.out.find(row) != std::string::npos);
+  }
+}

@@ -13,6 +13,7 @@
 #include "sim/sweep/scenario.hpp"
 #include "sim/sweep/tables.hpp"
 #include "tests/support/paths.hpp"
+#include "tests/support/scenario_text.hpp"
 
 using namespace lightcode;
 
@@ -20,8 +21,10 @@ namespace {
 
 std::string write(const std::string& stem, const std::string& body) {
   const std::string path = "/tmp/lightcode_scenario_" + stem + "_" + std::to_string(::getpid()) + ".yaml";
-  std::ofstream(path) << "model: gpt2\nsequence_length: 64\nsystem: " << test::source_dir()
-                      << "/configs/systems/lightcode/cpu_phu.yaml\nprofile: lightcode\nfidelity: analytical\n" << body;
+  std::ofstream(path) << test::scenario_text("model: gpt2\nsequence_length: 64\nsystem: " + test::source_dir() +
+                                                 "/configs/systems/lightcode/cpu_phu.yaml\nprofile: lightcode\n"
+                                                 "fidelity: analytical\n",
+                                             body);
   return path;
 }
 
@@ -132,7 +135,7 @@ TEST_CASE("a scenario key no point reads names the file, line and key") {
   CHECK(msg.find("sweep axis 'new_tokens': value 8 is set but not read by any point of this scenario") != std::string::npos);
 }
 
-TEST_CASE("a value some points read counts as read, and so does the file value an axis replaces") {
+TEST_CASE("a value some points read counts as read, a file value every point's axis replaces does not") {
   // new_tokens in the file is read by the generate points of the stage axis.
   const sweep::Scenario s = sweep::load_scenario(write("some", "new_tokens: 8\nsweep:\n  stage: [prefill, generate]\n"));
   REQUIRE(s.points.size() == 2);
@@ -140,8 +143,18 @@ TEST_CASE("a value some points read counts as read, and so does the file value a
   // Both new_tokens values reach a generate point of the product.
   CHECK(sweep::load_scenario(write("product", "sweep:\n  stage: [prefill, generate]\n  new_tokens: [8, 16]\n"))
             .points.size() == 4);
-  // The file's sequence_length (64) states the base point; the axis replaces it in every point.
-  CHECK(sweep::load_scenario(write("replaced", "sweep:\n  sequence_length: [16, 32]\n")).points[1].sequence_length == 32);
+  // A file value that an axis replaces in every point is read by none: an error at its line.
+  const std::string path = "/tmp/lightcode_scenario_replaced_" + std::to_string(::getpid()) + ".yaml";
+  std::ofstream(path) << "model: gpt2\nsequence_length: 64\nsystem: " << test::system_file("cpu_phu")
+                      << "\nsweep:\n  sequence_length: [16, 32]\n";
+  try {
+    sweep::load_scenario(path);
+    FAIL("expected an unread-key error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find(path + ":2:") == 0);
+    CHECK(std::string(e.what()).find("key 'sequence_length' is set but not read") != std::string::npos);
+  }
+  std::remove(path.c_str());
 }
 
 TEST_CASE("the scenario tables: every default parses, every key has a doc, points take the defaults") {

@@ -17,6 +17,7 @@
 #include "sim/sweep/sweep_runner.hpp"
 #include "sim/sweep/validate.hpp"
 #include "tests/support/paths.hpp"
+#include "tests/support/scenario_text.hpp"
 #include "tests/support/python.hpp"
 #include "tests/support/run.hpp"
 
@@ -29,9 +30,10 @@ std::string temp(const std::string& stem) { return "/tmp/lightcode_sweep_" + ste
 
 std::string scenario_file(const std::string& stem, const std::string& sweep_body, const std::string& extra = "") {
   const std::string path = temp(stem) + ".yaml";
-  std::ofstream(path) << "model: gpt2\nsequence_length: 32\nsystem: " << test::source_dir()
-                      << "/configs/systems/lightcode/cpu_phu.yaml\nprofile: lightcode\nfidelity: analytical\n" << extra
-                      << "sweep:\n" << sweep_body;
+  std::ofstream(path) << test::scenario_text("model: gpt2\nsequence_length: 32\nsystem: " + test::source_dir() +
+                                                 "/configs/systems/lightcode/cpu_phu.yaml\nprofile: lightcode\n"
+                                                 "fidelity: analytical\n",
+                                             extra + "sweep:\n" + sweep_body);
   return path;
 }
 

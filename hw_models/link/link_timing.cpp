@@ -11,10 +11,9 @@ LinkDelay chain(const LinkDelay& first, const LinkDelay& second) {
 }
 
 LinkTiming link_timing(const LinkDelay& delay, int64_t bytes) {
-  const double move_s = static_cast<double>(bytes) * delay.seconds_per_byte;
-  const Time occupancy = Time::from_seconds(move_s);
+  const Time occupancy = Time::from_seconds(static_cast<double>(bytes) * delay.seconds_per_byte);
   // Rounding is monotonic and latency_s >= 0, so the total is never below the occupancy.
-  const Time total = Time::from_seconds(delay.latency_s + move_s);
+  const Time total = link_time(delay, bytes);
   return {occupancy, total - occupancy};
 }
 

@@ -37,6 +37,10 @@ struct LinkTiming {
 
 // Throws lightcode::Error when a time is not representable (see Time::from_seconds).
 LinkTiming link_timing(const LinkDelay& delay, int64_t bytes);
+// link_timing(delay, bytes).total(), computed once (the transfer model's hot path).
+inline Time link_time(const LinkDelay& delay, int64_t bytes) {
+  return Time::from_seconds(delay.latency_s + static_cast<double>(bytes) * delay.seconds_per_byte);
+}
 inline LinkTiming link_timing(const LinkSpec& link, int64_t bytes) { return link_timing(link_delay(link), bytes); }
 
 }  // namespace lightcode::hw

@@ -47,7 +47,7 @@ class LinkTransferModel final : public TransferModel {
     }
     const int64_t bytes = tensor.bytes();
     Cost c;
-    c.time = link_timing(r.delay, bytes).total();
+    c.time = link_time(r.delay, bytes);
     c.energy = Energy::from_joules(static_cast<double>(bytes) * kBitsPerByte * r.joules_per_bit);
     c.bytes_read = bytes;
     c.bytes_written = bytes;

@@ -135,6 +135,14 @@ void lightcode_transfer_estimate(benchmark::State& state) {
 
 }  // namespace
 
+// Loading a system: YAML with `from:` inheritance, every unit read through its parameter
+// table, models built, the unread-key check. Once per point.
+void system_load(benchmark::State& state) {
+  const std::string path = std::string(LIGHTCODE_BENCH_CONFIGS) + "/systems/h100_sxm_phu.yaml";
+  for (auto _ : state) benchmark::DoNotOptimize(hw::System::load(path, hw::profile_named("default")).unit_count());
+}
+
+BENCHMARK(system_load);
 BENCHMARK(lightcode_cpu_estimate);
 BENCHMARK(lightcode_phu_estimate);
 BENCHMARK(lightcode_transfer_estimate);

@@ -45,7 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (!family->make || family->section == hw::Section::internal) break;
       std::unique_ptr<hw::HardwareModel> model;
       try {
-        model = family->model_for(*profile)(node);
+        ConfigUsage usage;
+        model = family->model_for(*profile)(Params(node, *family->params, usage));
       } catch (const Error&) {
         continue;  // refused in this profile; the other may accept it
       }

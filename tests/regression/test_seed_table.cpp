@@ -54,7 +54,8 @@ constexpr GoldenRow kOurGpu[] = {
 // Published energies carry one decimal: ours must round to them.
 constexpr double kEnergyTolerancePj = 0.05;
 
-sweep::PointSpec point(const std::string& model, const char* system, int64_t seq) {
+sweep::PointSpec point(const std::string& model, const char* system, int64_t seq,
+                       const char* fidelity = "analytical") {
   sweep::PointSpec p;
   p.id = "p0";
   p.model = model;
@@ -63,17 +64,18 @@ sweep::PointSpec point(const std::string& model, const char* system, int64_t seq
   p.system = test::system_file(system, "lightcode");
   p.objective = "time";
   p.profile = "lightcode";
-  p.fidelity = "analytical";  // the published figures are the original's list scheduler's
+  p.fidelity = fidelity;  // both run the profile's scheduling policy (the original's)
   return p;
 }
 
 double round5(double s) { return std::round(s * 1e5) / 1e5; }
 
-void check_row(const std::string& model, const Row& row) {
+void check_row(const std::string& model, const Row& row, const char* fidelity = "analytical") {
   CAPTURE(model);
   CAPTURE(row.system);
   CAPTURE(row.seq);
-  const auto run = sweep::run_point(point(model, row.system, row.seq));
+  CAPTURE(fidelity);
+  const auto run = sweep::run_point(point(model, row.system, row.seq, fidelity));
   const auto& s = run.result.summary;
   CHECK(round5(s.makespan_s) == doctest::Approx(row.makespan_s).epsilon(1e-12));
   CHECK(s.nodes == row.nodes);
@@ -93,6 +95,13 @@ TEST_CASE("seed table on the TVM GPT-2 prefill graph (lightcode profile)") {
 TEST_CASE("seed table on the built-in gpt2 (lightcode profile)") {
   for (const Row& row : kSeed) check_row("gpt2", row);
 }
+
+// The SystemC engine elaborates once per process: one case per row (ctest runs each case in a
+// process of its own).
+TEST_CASE("seed table at event fidelity: CPU, 1400 tokens") { check_row("gpt2", kSeed[0], "event"); }
+TEST_CASE("seed table at event fidelity: CPU, 150 tokens") { check_row("gpt2", kSeed[1], "event"); }
+TEST_CASE("seed table at event fidelity: CPU/PHU, 1400 tokens") { check_row("gpt2", kSeed[2], "event"); }
+TEST_CASE("seed table at event fidelity: CPU/PHU, 150 tokens") { check_row("gpt2", kSeed[3], "event"); }
 
 TEST_CASE("GPU rows: this project's golden figures from its GPU model (lightcode profile)") {
   for (const GoldenRow& row : kOurGpu) {

@@ -70,16 +70,18 @@ bool is_memory(const std::string& unit) {
 }
 
 void check_rows(const Rows& expected, const Rows& got) {
-  for (const auto& [key, e] : expected) {
-    CAPTURE(key.first);
-    CAPTURE(key.second);
-    REQUIRE(got.count(key) == 1);
-    CHECK(got.at(key) == doctest::Approx(e).epsilon(1e-12));
+  for (const auto& row : expected) {
+    const std::string hardware = row.first.first, category = row.first.second;  // CAPTURE copies
+    CAPTURE(hardware);
+    CAPTURE(category);
+    REQUIRE(got.count(row.first) == 1);
+    CHECK(got.at(row.first) == doctest::Approx(row.second).epsilon(1e-12));
   }
-  for (const auto& [key, e] : got) {
-    CAPTURE(key.first);
-    CAPTURE(key.second);
-    CHECK(expected.count(key) == 1);  // no row the models do not charge
+  for (const auto& row : got) {
+    const std::string hardware = row.first.first, category = row.first.second;
+    CAPTURE(hardware);
+    CAPTURE(category);
+    CHECK(expected.count(row.first) == 1);  // no row the models do not charge
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "hw_models/lightcode/lightcode_constants.hpp"
 #include "hw_models/memory/memory_model.hpp"
+#include "hw_models/memory/memory_spec.hpp"
 #include "sim/ir/metrics.hpp"
 
 namespace lightcode::hw {

@@ -17,10 +17,8 @@
 // Where the reference and the seed table disagree, the table wins: docs/LIGHTCODE_PROFILE.md.
 #include <memory>
 
-#include "hw_models/cpu/cpu_spec.hpp"
 #include "hw_models/hardware_model.hpp"
-#include "hw_models/memory/memory_spec.hpp"
-#include "hw_models/phu/phu_spec.hpp"
+#include "sim/core/params.hpp"
 
 namespace lightcode::hw {
 

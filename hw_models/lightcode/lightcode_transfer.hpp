@@ -5,7 +5,7 @@
 // Energies: HBM -> SRAM hbm read + sram write (40 + 12), SRAM -> HBM sram read + hbm write,
 // SRAM <-> core sram side + 1 + 1, SRAM -> PHU adds the DAC, PHU -> SRAM the ADC.
 // `start` -> anything is free. The GPU, whose links the original does not publish, is wired
-// like the CPU (assumption, documented in docs/MODEL.md).
+// like the CPU (assumption, documented in docs/LIGHTCODE_PROFILE.md).
 // Callers pass the tensor the original moves: the producer's output 0.
 #include <memory>
 #include <vector>

@@ -1,7 +1,8 @@
 #pragma once
-// Partition at articulation stacks, as the original does. Operators (memory nodes left out)
-// are layered "as late as possible": a sink sits in the last generation, every other op one
-// generation before its earliest consumer. Edges spanning more than kLongEdgeSpan generations
+// Partition at articulation stacks, by a rule inferred from GPT-2's published figures (the
+// original's own rule is original_partition.hpp; docs/LIGHTCODE_PROFILE.md). Operators
+// (memory nodes left out) are layered "as late as possible": a sink sits in the last
+// generation, every other op one generation before its earliest consumer. Edges spanning more than kLongEdgeSpan generations
 // are residual-like (residual connections, KV-cache outputs): they are set aside while
 // looking for cuts. A generation is an articulation when it holds a single op and no other
 // op is live across it (has a consumer, by a short edge, in a later generation). Each

@@ -11,7 +11,8 @@ std::vector<int32_t> asap_layers(const ir::Graph& g, const std::vector<ir::NodeI
   std::vector<int32_t> layer(g.size(), 0);
   for (ir::NodeId id : order) {
     for (const ir::Input& in : g.node(id).inputs) {
-      layer[static_cast<size_t>(id)] = std::max(layer[static_cast<size_t>(id)], layer[static_cast<size_t>(in.node)] + 1);
+      layer[static_cast<size_t>(id)] =
+          std::max(layer[static_cast<size_t>(id)], layer[static_cast<size_t>(in.node)] + 1);
     }
   }
   return layer;
@@ -37,7 +38,8 @@ OriginalPartition original_partition(const ir::Graph& g) {
   // per layer and, where it holds one node, which.
   int32_t depth = 0;
   for (int32_t l : layer) depth = std::max(depth, l);
-  std::vector<int64_t> count_delta(static_cast<size_t>(depth) + 2, 0), id_delta(count_delta.size(), 0);
+  std::vector<int64_t> count_delta(static_cast<size_t>(depth) + 2, 0),
+      id_delta(count_delta.size(), 0);
   for (size_t i = 0; i < n; ++i) {
     if (is_input(i) || residual[i]) continue;
     int32_t last = layer[i];
@@ -56,7 +58,8 @@ OriginalPartition original_partition(const ir::Graph& g) {
     if (live != 1) continue;
     const auto only = static_cast<ir::NodeId>(ids);
     int parents = 0;
-    for (const ir::Input& in : g.node(only).inputs) parents += is_input(static_cast<size_t>(in.node)) ? 0 : 1;
+    for (const ir::Input& in : g.node(only).inputs)
+      parents += is_input(static_cast<size_t>(in.node)) ? 0 : 1;
     if (parents >= 2) is_cut[static_cast<size_t>(only)] = 1;
   }
 
@@ -64,7 +67,8 @@ OriginalPartition original_partition(const ir::Graph& g) {
   std::vector<int32_t> to_sink(n, 0);
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const auto i = static_cast<size_t>(*it);
-    for (const auto& u : uses[i]) to_sink[i] = std::max(to_sink[i], to_sink[static_cast<size_t>(u.consumer)] + 1);
+    for (const auto& u : uses[i])
+      to_sink[i] = std::max(to_sink[i], to_sink[static_cast<size_t>(u.consumer)] + 1);
   }
   std::vector<ir::NodeId> alap(n);
   std::iota(alap.begin(), alap.end(), 0);
@@ -78,7 +82,8 @@ OriginalPartition original_partition(const ir::Graph& g) {
     p.groups.back().push_back(id);
     if (is_cut[i]) p.groups.push_back({id});  // the next group begins with the same cut op
   }
-  if (p.groups.back().size() <= 1 && p.groups.size() > 1 && is_cut[static_cast<size_t>(p.groups.back()[0])]) {
+  if (p.groups.back().size() <= 1 && p.groups.size() > 1 &&
+      is_cut[static_cast<size_t>(p.groups.back()[0])]) {
     p.groups.pop_back();  // nothing after the last cut
   }
   for (size_t i = 0; i < n; ++i) {

@@ -1,6 +1,7 @@
-// `lightcode`: the original's list scheduler as the seed table pins it down
-// (docs/LIGHTCODE_PROFILE.md). It plans the whole timeline from the tasks' costs, then hands
-// the decisions to the driver:
+// `lightcode`: a list scheduler inferred from the seed table's four published makespans
+// (docs/LIGHTCODE_PROFILE.md), not the original's own (that is `original`, original_policy.cpp,
+// from LIGHTCODE_MODEL.md's established facts). It plans the whole timeline from the tasks'
+// costs, then hands the decisions to the driver:
 //  - subgraphs run one after another; before each, every unit is brought to the latest time
 //    (a barrier), then its start task runs and every unit waits for it;
 //  - within a subgraph, tasks go in graph order; each goes to the instance of its unit type
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "sim/sched/instance_choice.hpp"
 #include "sim/sched/policy.hpp"
 
 namespace lightcode::sched {
@@ -90,12 +92,7 @@ class LightcodeDispatcher final : public Dispatcher {
         }
         edges = edges.plus(in.transfer.time, at_task);
       }
-      // Latest-free instance not after `ready`, else the earliest-free.
-      int best = -1;
-      for (size_t k = 0; k < unit.size(); ++k) {
-        if (unit[k] <= ready && (best < 0 || unit[k] > unit[static_cast<size_t>(best)])) best = static_cast<int>(k);
-      }
-      if (best < 0) best = static_cast<int>(std::min_element(unit.begin(), unit.end()) - unit.begin());
+      const int best = latest_free_not_after(unit, ready);
       const Time start = std::max(unit[static_cast<size_t>(best)], ready);
       end[i] = start.plus(t.cost.time, at_task);
       decisions_.push_back(Decision{id, best, start});
@@ -115,8 +112,8 @@ class LightcodePolicy final : public SchedulingPolicy {
  public:
   std::string_view name() const override { return "lightcode"; }
   std::string_view description() const override {
-    return "the original's: subgraph barriers, graph order, the latest-free instance not after the inputs are "
-           "ready, input edges charged on the consumer's unit after the task (docs/LIGHTCODE_PROFILE.md)";
+    return "inferred from the seed table's makespans: subgraph barriers, graph order, the latest-free instance not "
+           "after the inputs are ready, every input edge charged on the consumer's unit (docs/LIGHTCODE_PROFILE.md)";
   }
   std::unique_ptr<Dispatcher> dispatcher(const opt::TaskGraph& tasks, const std::vector<int>& instances) const override {
     return std::make_unique<LightcodeDispatcher>(tasks, instances);

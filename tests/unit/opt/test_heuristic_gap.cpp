@@ -19,7 +19,8 @@ namespace {
 // What the selector minimises for the energy objective: every node's chosen candidate plus
 // every edge between the chosen units, as the stacked graph costs them (edges that cross an
 // articulation come from `start` in this profile: free).
-double selector_energy_pj(const opt::StackedGraph& stacks, const opt::Partition& part, const opt::Placement& p) {
+double selector_energy_pj(const opt::StackedGraph& stacks, const opt::Partition& part,
+                          const opt::Placement& p) {
   const ir::Graph& g = stacks.graph();
   double e = 0.0;
   for (size_t i = 0; i < g.size(); ++i) {
@@ -29,7 +30,8 @@ double selector_energy_pj(const opt::StackedGraph& stacks, const opt::Partition&
     const auto& ins = g.node(id).inputs;
     for (size_t k = 0; k < ins.size(); ++k) {
       if (part.crosses(id, static_cast<int>(k))) continue;
-      const hw::UnitType from = stacks.candidate(ins[k].node, p.choice[static_cast<size_t>(ins[k].node)]).unit;
+      const hw::UnitType from =
+          stacks.candidate(ins[k].node, p.choice[static_cast<size_t>(ins[k].node)]).unit;
       e += stacks.edge_cost(id, static_cast<int>(k), from, c.unit).energy.picojoules();
     }
   }
@@ -54,7 +56,9 @@ TEST_CASE("exact selection beats the heuristic's QK^T placement on GPT-2 at 150 
   int moved = 0;
   for (size_t i = 0; i < g.size(); ++i) {
     const auto id = static_cast<ir::NodeId>(i);
-    if (g.node(id).name.find("scores") == std::string::npos || g.node(id).kind != ir::OpKind::matmul) continue;
+    if (g.node(id).name.find("scores") == std::string::npos ||
+        g.node(id).kind != ir::OpKind::matmul)
+      continue;
     for (int k = 0; k < stacks.candidate_count(id); ++k) {
       if (stacks.candidate(id, k).unit == phu && exact.choice[i] != k) {
         heuristic.choice[i] = k;

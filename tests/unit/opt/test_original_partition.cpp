@@ -30,7 +30,8 @@ void check_structure(const ir::Graph& g, const opt::OriginalPartition& p) {
     for (ir::NodeId id : group) ++seen[id];
   }
   for (ir::NodeId cut : p.cut_ops) CHECK(seen[cut] == 2);
-  for (size_t k = 0; k + 1 < p.groups.size(); ++k) CHECK(p.groups[k].back() == p.groups[k + 1].front());
+  for (size_t k = 0; k + 1 < p.groups.size(); ++k)
+    CHECK(p.groups[k].back() == p.groups[k + 1].front());
   for (size_t i = 0; i < g.size(); ++i) {
     const auto id = static_cast<ir::NodeId>(i);
     const bool input = g.node(id).inputs.empty(), output = uses[i].empty();
@@ -64,7 +65,9 @@ TEST_CASE("original partition: the Llama-2-7B prefill TVM graph gives 66 subgrap
   check_structure(g, p);
 }
 
-TEST_CASE("original partition: the built-in gpt2 and llama-2-7b give the TVM graphs' counts at any length") {
+TEST_CASE(
+    "original partition: the built-in gpt2 and llama-2-7b give the TVM graphs' counts at any "
+    "length") {
   for (int64_t length : {5, 150, 1400}) {
     CAPTURE(length);
     const ir::Graph gpt2 = load("gpt2", length);

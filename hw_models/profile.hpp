@@ -47,19 +47,14 @@ class Profile {
   // otherwise transfers take their model time.
   virtual bool links_queue() const { return true; }
 
-  // Optimizer: each subgraph begins with a task on the `start` unit, which feeds every edge
-  // that crosses into the subgraph at no cost (the original's per-subgraph `start` node).
+  // Optimizer: each subgraph begins with a task on the `start` unit, the producer of every
+  // task without a producer inside the subgraph (the original's per-subgraph `start` node).
   virtual bool start_tasks() const { return false; }
   // Expansion of a photonic product: whether the SRAM split -> product and product -> SRAM
   // merge edges move the operands and the result (the original charges them nothing).
   virtual bool expansion_edges_move_data() const { return true; }
-  // A graph output whose every input crosses into its subgraph: the original re-times it on
-  // SRAM. Given the unit it was placed on, the SRAM and its time there, the time on SRAM, or
-  // none.
-  virtual std::optional<Time> graph_output_on_sram(const Capabilities& /*unit*/, const Capabilities& /*sram*/,
-                                                   Time /*time*/) const {
-    return std::nullopt;
-  }
+  // The partition rule (sim/opt/partition.hpp's registry) the optimizer cuts graphs with.
+  virtual std::string_view partition_rule() const { return "articulation"; }
 
   // Scheduling: the policy used unless a scenario names one (sim/sched/policy.hpp).
   virtual std::string_view default_scheduler() const { return "list"; }

@@ -48,7 +48,7 @@ void register_all(Registry& registry) {
                           {{"lightcode", make_lightcode_memory}}, make_service_modules, memory_spec_summary,
                           &memory_params()});
   registry.add(FamilyInfo{kStartFamily, "the lightcode profile's per-subgraph start pseudo-unit (internal)",
-                          {{"start", "`start` tasks: 10 ns, 0 pJ"}}, Section::internal, no_model, {},
+                          {{"start", "`start` tasks: no time, no energy, not a node"}}, Section::internal, no_model, {},
                           make_service_modules, start_summary, &start_params()});
   registry.add(make_default_profile());
   registry.add(make_lightcode_profile());

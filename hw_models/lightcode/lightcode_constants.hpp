@@ -7,10 +7,6 @@ namespace lightcode::hw::lc {
 // The CPU's matrix-product fits switch to their second regime when any input dimension is
 // above this (the original's rule: it separates GPT-2's vocabulary projection).
 inline constexpr long long kBigMatmulDimension = 50000;
-// `start` takes one cycle of a pseudo-clock the reference does not give; 100 MHz (10 ns) is
-// what the seed table's makespans pin down with the reference's link times. It costs nothing.
-inline constexpr double kStartSeconds = 10e-9;
-inline constexpr double kStartEnergyPj = 0.0;
 // Transfer times beyond one SRAM cycle: writing HBM, and the PHU's extra on SRAM <-> PHU.
 inline constexpr double kHbmWriteSeconds = 10e-9;
 inline constexpr double kPhuLinkSeconds = 10e-9;

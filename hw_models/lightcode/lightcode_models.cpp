@@ -1,8 +1,10 @@
 #include "hw_models/lightcode/lightcode_models.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "hw_models/lightcode/lightcode_constants.hpp"
 #include "hw_models/memory/memory_model.hpp"
@@ -87,8 +89,8 @@ class LightcodeCpu final : public HardwareModel {
   int unit_count() const override { return cores_; }
   AlgorithmList algorithms(const ir::Node& op) const override {
     AlgorithmList list;
-    // Expanded 2-D products exist only on the PHU.
-    if (!ir::is_bookkeeping(op.kind) && op.kind != OpKind::matrix_matrix) list.add(0);
+    // Expanded 2-D products exist only on the PHU; TVM's split is an SRAM op in the original.
+    if (!ir::is_bookkeeping(op.kind) && op.kind != OpKind::matrix_matrix && op.kind != OpKind::split) list.add(0);
     return list;
   }
   std::string_view algorithm_name(AlgorithmId) const override { return "lightcode"; }
@@ -120,11 +122,11 @@ class LightcodeCpu final : public HardwareModel {
         // exact only this way).
         return make_cost(cycles / clock_hz_, n_out * energy_per_cycle_pj_, Bound::compute);
       }
-      case OpKind::split:
-        // TVM's split: one cycle, and no energy (the seed energies are exact only this way).
-        return make_cost(1.0 / clock_hz_, 0.0, Bound::latency);
       default: {
-        const double cycles = cycles_of(op.kind, n_out);
+        // broadcast_to (`to`) and scatter_nd (`nd`): n_out cycles, like the element-count ops.
+        const double cycles = op.kind == OpKind::other && (op.kind_name == "to" || op.kind_name == "nd")
+                                  ? n_out
+                                  : cycles_of(op.kind, n_out);
         return make_cost(cycles / clock_hz_, cycles * energy_per_cycle_pj_, Bound::compute);
       }
     }
@@ -216,19 +218,14 @@ class LightcodeMemory final : public HardwareModel {
  public:
   // `energy_pj`: per element of a `memory` node (HBM), or per op (SRAM, start); `seconds`: per
   // op (a `memory` node takes none: weights are preloaded).
-  LightcodeMemory(const Capabilities& capabilities, OpKind first, OpKind second, double seconds,
-                  double energy_pj)
-      : capabilities_(capabilities),
-        first_(first),
-        second_(second),
-        seconds_(seconds),
-        energy_pj_(energy_pj) {}
+  LightcodeMemory(const Capabilities& capabilities, std::vector<OpKind> kinds, double seconds, double energy_pj)
+      : capabilities_(capabilities), kinds_(std::move(kinds)), seconds_(seconds), energy_pj_(energy_pj) {}
 
   Capabilities capabilities() const override { return capabilities_; }
   int unit_count() const override { return 1; }
   AlgorithmList algorithms(const ir::Node& op) const override {
     AlgorithmList list;
-    if (op.kind == first_ || op.kind == second_) list.add(0);
+    if (std::find(kinds_.begin(), kinds_.end(), op.kind) != kinds_.end()) list.add(0);
     return list;
   }
   std::string_view algorithm_name(AlgorithmId) const override { return "lightcode"; }
@@ -242,8 +239,7 @@ class LightcodeMemory final : public HardwareModel {
 
  private:
   Capabilities capabilities_;
-  OpKind first_;
-  OpKind second_;
+  std::vector<OpKind> kinds_;
   double seconds_;
   double energy_pj_;
 };
@@ -262,23 +258,25 @@ std::unique_ptr<HardwareModel> make_lightcode_memory(const Params& spec) {
     // A memory node: the preload and the read of every number (160 + 40 pJ).
     const double pj = spec.quantity("preload_energy") * kPicojoulesPerJoule +
                       spec.quantity("read_energy") * kPicojoulesPerJoule;
-    return std::make_unique<LightcodeMemory>(memory_capabilities(MemoryLevel::hbm), OpKind::memory,
-                                             OpKind::memory, 0.0, pj);
+    return std::make_unique<LightcodeMemory>(memory_capabilities(MemoryLevel::hbm),
+                                             std::vector<OpKind>{OpKind::memory}, 0.0, pj);
   }
   if (level != "sram")
     spec.at("level").fail("the lightcode profile has an hbm and an sram, not a " + level);
   const double clock_hz = spec.quantity("clock");
-  return std::make_unique<LightcodeMemory>(memory_capabilities(MemoryLevel::sram, clock_hz),
-                                           OpKind::sram_split, OpKind::sram_merge, 1.0 / clock_hz,
-                                           spec.quantity("op_energy") * kPicojoulesPerJoule);
+  // The expansion's split and merge, and TVM's split (an SRAM algorithm in the original).
+  return std::make_unique<LightcodeMemory>(
+      memory_capabilities(MemoryLevel::sram, clock_hz),
+      std::vector<OpKind>{OpKind::sram_split, OpKind::sram_merge, OpKind::split}, 1.0 / clock_hz,
+      spec.quantity("op_energy") * kPicojoulesPerJoule);
 }
 std::unique_ptr<HardwareModel> make_lightcode_start() {
   Capabilities c;
   c.residence = Residence::none;
   c.role = TransferRole::start;
   c.category = EnergyCategory::memory;
-  return std::make_unique<LightcodeMemory>(c, OpKind::start, OpKind::start, lc::kStartSeconds,
-                                           lc::kStartEnergyPj);
+  // The original's `start`: no time, no energy, not a node of the final graph.
+  return std::make_unique<LightcodeMemory>(c, std::vector<OpKind>{OpKind::start}, 0.0, 0.0);
 }
 
 }  // namespace lightcode::hw

@@ -13,8 +13,8 @@
 //        Its DAC/ADC energies are charged by the transfer table (lightcode_transfer.hpp).
 //   Memory: HBM (preload_energy, read_energy) runs `memory` nodes: 0 s, preload + read per
 //        element; SRAM (clock, op_energy) runs split / merge: 1 cycle, op_energy; the start
-//        pseudo-unit runs `start` (10 ns, 0 pJ).
-// Where the reference and the seed table disagree, the table wins: docs/LIGHTCODE_PROFILE.md.
+//        pseudo-unit runs `start` (no time, no energy). SRAM also runs TVM split (a fact).
+// Energy terms: the published table's version (docs/LIGHTCODE_PROFILE.md cites each).
 #include <memory>
 
 #include "hw_models/hardware_model.hpp"

@@ -1,8 +1,8 @@
 // The lightcode profile: the original LightCode's rules, quirks included
 // (docs/LIGHTCODE_PROFILE.md). Its cost models are registered per family (register_all.cpp);
-// here: the `start` pseudo-unit, the fixed transfer table, entry-0 input types, free edges
-// into a subgraph from its start task, no data on the expansion's SRAM edges, graph outputs
-// re-timed on SRAM, and the original's scheduler.
+// here: the `start` pseudo-unit, the fixed transfer table, entry-0 input types, the original's
+// partition (groups sharing their cut op), no data on the expansion's SRAM edges, and the
+// original's scheduler (LIGHTCODE_MODEL.md, "Pipeline").
 #include "hw_models/lightcode/lightcode_profile.hpp"
 
 #include "hw_models/lightcode/lightcode_constants.hpp"
@@ -66,13 +66,7 @@ class LightcodeProfile final : public Profile {
   bool start_tasks() const override { return true; }
   bool expansion_edges_move_data() const override { return false; }
 
-  std::optional<Time> graph_output_on_sram(const Capabilities& unit, const Capabilities& sram,
-                                           Time time) const override {
-    // Quirk: outputs computed on the CPU are timed at the SRAM memory clock instead.
-    if (unit.role != TransferRole::cpu || unit.clock_hz <= 0.0 || sram.clock_hz <= 0.0)
-      return std::nullopt;
-    return Time::from_seconds(time.seconds() * unit.clock_hz / sram.clock_hz);
-  }
+  std::string_view partition_rule() const override { return "original"; }
 
   std::string_view default_scheduler() const override { return "lightcode"; }
 };

@@ -25,7 +25,7 @@ class Expander {
       : stacks_(stacks), graph_(stacks.graph()), system_(stacks.system()), part_(part),
         placement_(placement), profile_(system_.profile()),
         sram_(system_.find("sram")), start_unit_(system_.find("start")),
-        task_of_(graph_.size(), -1), consumers_(graph_.consumers()) {}
+        task_of_(graph_.size(), -1) {}
 
   TaskGraph run() {
     out_.subgraphs = part_.count;
@@ -34,7 +34,14 @@ class Expander {
       subgraph_ = s;
       start_ = -1;
       if (profile_.start_tasks()) start_ = add_start(s);
-      for (ir::NodeId id : part_.members[static_cast<size_t>(s)]) emit(id);
+      copy_ = -1;
+      for (ir::NodeId id : part_.members[static_cast<size_t>(s)]) {
+        if (id == part_.head[static_cast<size_t>(s)]) {
+          copy_ = emit_repeat(id);
+        } else {
+          emit(id);
+        }
+      }
     }
     return std::move(out_);
   }
@@ -75,12 +82,14 @@ class Expander {
     bool inside = false;
     for (size_t k = 0; k < node.inputs.size(); ++k) {
       const ir::NodeId from = node.inputs[k].node;
-      if (start_ >= 0 && part_.crosses(id, static_cast<int>(k))) continue;  // fed by start
-      const TaskId producer = task_of_[static_cast<size_t>(from)];
+      // A cut op this subgraph repeats feeds its consumers here from its second run.
+      const bool repeated = from == part_.head[static_cast<size_t>(subgraph_)] && copy_ >= 0;
+      const TaskId producer = repeated ? copy_ : task_of_[static_cast<size_t>(from)];
       const hw::UnitType from_unit = out_.tasks[static_cast<size_t>(producer)].unit;
       ins.push_back(TaskInput{producer, stacks_.edge_cost(id, static_cast<int>(k), from_unit, unit)});
-      inside = inside || (part_.subgraph_of[static_cast<size_t>(from)] == subgraph_ &&
-                          graph_.node(from).kind != ir::OpKind::memory);
+      inside = inside || repeated ||
+               (!part_.crosses(id, static_cast<int>(k)) && part_.subgraph_of[static_cast<size_t>(from)] == subgraph_ &&
+                graph_.node(from).kind != ir::OpKind::memory);
     }
     if (start_ >= 0 && !inside && node.kind != ir::OpKind::memory) ins.push_back(TaskInput{start_, hw::Cost{}});
     return ins;
@@ -104,25 +113,33 @@ class Expander {
     t.subgraph = subgraph_;
     t.input_types = node.input_types;
     t.outputs = node.outputs;
-    if (writes_out(id)) {
-      if (const auto on_sram = profile_.graph_output_on_sram(system_.model(c.unit).capabilities(),
-                                                                 system_.model(sram_).capabilities(), c.cost.time)) {
-        t.unit = sram_;  // the lightcode profile's quirk
-        t.cost.time = *on_sram;
-      }
+    if (part_.outside[static_cast<size_t>(id)]) {
+      t.off_unit = true;  // a graph output of the original's partition: on no unit, no time
+      t.cost.time = Time::zero();
     }
     t.inputs = inputs_at(id, t.unit);
     task_of_[static_cast<size_t>(id)] = push(std::move(t));
   }
 
-  // A graph output (read by nothing) whose every input crosses an articulation.
-  bool writes_out(ir::NodeId id) const {
+  // The second run of the cut op `id` that ended the previous subgraph: its time on its unit,
+  // after this subgraph's start; no energy, not a node.
+  TaskId emit_repeat(ir::NodeId id) {
     const ir::Node& node = graph_.node(id);
-    if (!consumers_[static_cast<size_t>(id)].empty() || node.inputs.empty()) return false;
-    for (size_t k = 0; k < node.inputs.size(); ++k) {
-      if (!part_.crosses(id, static_cast<int>(k))) return false;
-    }
-    return true;
+    const Candidate& c = chosen(id);
+    Task t;
+    t.name = node.name + "/again";
+    t.kind = node.kind;
+    t.kind_name = node.kind_name;
+    t.node = id;
+    t.unit = c.unit;
+    t.algorithm = c.algorithm;
+    t.cost.time = c.cost.time;
+    t.subgraph = subgraph_;
+    t.input_types = node.input_types;
+    t.outputs = node.outputs;
+    t.repeat = true;
+    if (start_ >= 0) t.inputs.push_back(TaskInput{start_, hw::Cost{}});
+    return push(std::move(t));
   }
 
   // A task that implements part of node `id` (its expansion), named "<node name><suffix>".
@@ -196,10 +213,10 @@ class Expander {
   const hw::UnitType sram_;
   const hw::UnitType start_unit_;
   std::vector<TaskId> task_of_;
-  std::vector<std::vector<ir::Graph::Use>> consumers_;
   TaskGraph out_;
   int32_t subgraph_ = 0;
   TaskId start_ = -1;
+  TaskId copy_ = -1;  // this subgraph's second run of the previous cut op
 };
 
 }  // namespace

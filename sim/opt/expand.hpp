@@ -3,11 +3,14 @@
 // 2-D product (matrix_matrix) per batch element, each costed on its own 2-D shapes, and an
 // SRAM merge; every other op is one task on its chosen unit. Task names are the node's name,
 // "<name>/split", "<name>/mm<i>", "<name>/merge"; each `lightcode` subgraph starts with a
-// "start<k>" task. Profile rules (docs/LIGHTCODE_PROFILE.md):
-//   lightcode: an input edge that crosses an articulation comes from the subgraph's start,
-//     free; so does every task without an input inside its subgraph. The edges inside an
-//     expansion move no data (split -> product -> merge cost only their link time). A graph
-//     output fed only by crossing edges is written out by SRAM at its memory clock.
+// "start<k>" task. Every input edge is a task input with its transfer cost (so the report
+// charges every edge once). With a partition whose groups share their cut op, a group repeats
+// that op as "<name>/again" (its time, no energy; its in-group consumers read that run), and
+// a node the partition marks off_unit becomes a task with no time. Profile rules
+// (docs/LIGHTCODE_PROFILE.md):
+//   lightcode: a task without a producer inside its subgraph reads the subgraph's start
+//     (free); the edges inside an expansion move no data (split -> product -> merge cost only
+//     their link time).
 //   default: every edge moves its producer's output; expansion edges carry the operands.
 #include "sim/opt/partition.hpp"
 #include "sim/opt/placement.hpp"

@@ -1,5 +1,7 @@
 #include "sim/opt/original_partition.hpp"
 
+#include "sim/opt/partition.hpp"
+
 #include <algorithm>
 #include <numeric>
 
@@ -88,6 +90,74 @@ OriginalPartition original_partition(const ir::Graph& g) {
   }
   for (size_t i = 0; i < n; ++i) {
     if (is_cut[i]) p.cut_ops.push_back(static_cast<ir::NodeId>(i));
+  }
+  return p;
+}
+
+Partition original_partition_groups(const ir::Graph& g) {
+  const size_t n = g.size();
+  const auto uses = g.consumers();
+  const OriginalPartition groups = original_partition(g);
+  Partition p;
+  p.count = groups.count();
+  p.subgraph_of.assign(n, -1);
+  p.generation.assign(n, -1);
+  p.outside.assign(n, 0);
+  p.head.assign(static_cast<size_t>(p.count), -1);
+  p.members.resize(static_cast<size_t>(p.count));
+  for (int32_t k = 0; k < p.count; ++k) {
+    for (ir::NodeId id : groups.groups[static_cast<size_t>(k)]) {
+      p.members[static_cast<size_t>(k)].push_back(id);
+      if (p.subgraph_of[static_cast<size_t>(id)] < 0) {
+        p.subgraph_of[static_cast<size_t>(id)] = k;
+      } else {
+        p.head[static_cast<size_t>(k)] = id;  // the cut op the previous group ended with
+      }
+    }
+  }
+  // Graph outputs: with their latest producer. Graph inputs: with their first consumer.
+  const std::vector<ir::NodeId> order = g.topological_order();
+  for (ir::NodeId id : order) {
+    const auto i = static_cast<size_t>(id);
+    if (g.node(id).inputs.empty() || !uses[i].empty()) continue;
+    int32_t s = 0;
+    for (const ir::Input& in : g.node(id).inputs) s = std::max(s, p.subgraph_of[static_cast<size_t>(in.node)]);
+    p.subgraph_of[i] = s;
+    p.members[static_cast<size_t>(s)].push_back(id);
+  }
+  // Graph outputs that other nodes read (GPT-2's present values) occupy no unit: the reading
+  // of "graph outputs never occupy a unit" that gives the published makespans (the heads
+  // nothing reads, present keys and logits, run on their units; docs/LIGHTCODE_PROFILE.md).
+  for (const ir::Input& h : g.heads()) {
+    if (!uses[static_cast<size_t>(h.node)].empty()) p.outside[static_cast<size_t>(h.node)] = 1;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (!g.nodes()[i].inputs.empty()) continue;
+    int32_t first = -1;
+    for (const auto& u : uses[i]) {
+      const int32_t s = p.subgraph_of[static_cast<size_t>(u.consumer)];
+      if (s >= 0 && (first < 0 || s < first)) first = s;
+    }
+    p.subgraph_of[i] = first;
+    if (first >= 0) p.members[static_cast<size_t>(first)].push_back(static_cast<ir::NodeId>(i));
+  }
+  for (auto& m : p.members) std::sort(m.begin(), m.end());  // node-list order
+  // Crossing: a producer (not a graph input) outside the consumer's group.
+  p.input_offset.resize(n + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    p.input_offset[i + 1] = p.input_offset[i] + static_cast<uint32_t>(g.nodes()[i].inputs.size());
+  }
+  p.crossing.assign(p.input_offset[n], 0);
+  for (size_t i = 0; i < n; ++i) {
+    const int32_t s = p.subgraph_of[i];
+    if (s < 0) continue;
+    const auto& members = p.members[static_cast<size_t>(s)];
+    const auto& ins = g.nodes()[i].inputs;
+    for (size_t k = 0; k < ins.size(); ++k) {
+      const ir::NodeId from = ins[k].node;
+      if (g.node(from).inputs.empty()) continue;  // graph inputs are never cut off
+      if (!std::binary_search(members.begin(), members.end(), from)) p.crossing[p.input_offset[i] + k] = 1;
+    }
   }
   return p;
 }

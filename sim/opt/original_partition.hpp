@@ -30,5 +30,12 @@ struct OriginalPartition {
 };
 
 OriginalPartition original_partition(const ir::Graph& graph);
+// The same as a Partition (partition.hpp) the optimizer runs on: members of each group in
+// node order, graph inputs in the group of their first consumer, nodes nothing reads in the
+// group of their latest producer, head[k] the cut op group k repeats, the graph's outputs that
+// other nodes read marked outside (no unit; inferred, docs/LIGHTCODE_PROFILE.md); an input
+// crosses when its producer (not a graph input) is not a member of the consumer's group.
+struct Partition;
+Partition original_partition_groups(const ir::Graph& graph);
 
 }  // namespace lightcode::opt

@@ -1,6 +1,10 @@
 #include "sim/opt/partition.hpp"
 
 #include <algorithm>
+#include <string>
+
+#include "sim/core/error.hpp"
+#include "sim/opt/original_partition.hpp"
 
 namespace lightcode::opt {
 
@@ -83,6 +87,8 @@ Partition partition(const ir::Graph& g) {
     p.subgraph_of[i] = first;
   }
   p.count = n == 0 ? 0 : highest + 1;
+  p.head.assign(static_cast<size_t>(p.count), -1);
+  p.outside.assign(n, 0);
   p.members.resize(static_cast<size_t>(p.count));
   for (size_t i = 0; i < n; ++i) {
     if (p.subgraph_of[i] >= 0) p.members[static_cast<size_t>(p.subgraph_of[i])].push_back(static_cast<ir::NodeId>(i));
@@ -103,6 +109,23 @@ Partition partition(const ir::Graph& g) {
     }
   }
   return p;
+}
+
+const std::vector<PartitionRule>& partition_rules() {
+  static const std::vector<PartitionRule> rules{
+      {"articulation", "cuts at single-op generations of the ALAP layering; long edges set aside", partition},
+      {"original", "the original LightCode's: single-live-op cuts, groups sharing their cut op", original_partition_groups},
+  };
+  return rules;
+}
+
+const PartitionRule& partition_rule_named(std::string_view name) {
+  std::string known;
+  for (const PartitionRule& r : partition_rules()) {
+    if (r.name == name) return r;
+    known += (known.empty() ? "" : ", ") + std::string(r.name);
+  }
+  throw Error("unknown partition rule '" + std::string(name) + "' (known: " + known + ")");
 }
 
 }  // namespace lightcode::opt

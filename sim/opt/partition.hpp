@@ -11,6 +11,7 @@
 // moves the real data from the producer's unit.
 // Memory nodes belong to the subgraph of their first consumer.
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "sim/ir/graph.hpp"
@@ -23,6 +24,11 @@ inline constexpr int kLongEdgeSpan = 16;
 
 struct Partition {
   int32_t count = 0;                        // subgraphs
+  // The original's rule (original_partition.hpp): subgraph k > 0 begins with the cut op that
+  // ended subgraph k - 1 (head[k], else -1), which is a member of both; the graph outputs
+  // other nodes read occupy no unit (outside[node]).
+  std::vector<ir::NodeId> head;
+  std::vector<uint8_t> outside;
   std::vector<int32_t> subgraph_of;         // per node; -1 for a memory node nothing reads
   std::vector<int32_t> generation;          // per node; -1 for memory nodes
   std::vector<std::vector<ir::NodeId>> members;  // per subgraph: its nodes (memory included), by id
@@ -36,5 +42,15 @@ struct Partition {
 };
 
 Partition partition(const ir::Graph& graph);
+
+// Partition rules, registered: `articulation` (partition() above, the default profile's) and
+// `original` (the original LightCode's, original_partition.hpp). A profile names its rule.
+struct PartitionRule {
+  std::string_view name;
+  std::string_view description;
+  Partition (*make)(const ir::Graph& graph);
+};
+const std::vector<PartitionRule>& partition_rules();
+const PartitionRule& partition_rule_named(std::string_view name);  // Error listing the names
 
 }  // namespace lightcode::opt

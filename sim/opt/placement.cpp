@@ -60,8 +60,15 @@ Placement place(const StackedGraph& stacks, const Partition& part, Objective obj
   std::vector<int32_t> local(g.size(), -1);  // variable index within the current subgraph
   std::unordered_map<std::string, std::vector<int>> cache;
 
+  std::vector<ir::NodeId> members;
   for (int32_t s = 0; s < part.count; ++s) {
-    const auto& members = part.members[static_cast<size_t>(s)];
+    // The subgraph's variables: its members but a cut op it repeats (chosen where it first
+    // ran: the original keeps the first choice), which is a fixed producer here.
+    members.clear();
+    for (ir::NodeId id : part.members[static_cast<size_t>(s)]) {
+      if (part.subgraph_of[static_cast<size_t>(id)] == s) members.push_back(id);
+    }
+    if (members.empty()) continue;
     SelectionProblem p;
     p.node_cost.resize(members.size());
     for (size_t v = 0; v < members.size(); ++v) local[static_cast<size_t>(members[v])] = static_cast<int32_t>(v);

@@ -32,6 +32,11 @@ struct Task {
   hw::Cost cost;
   int32_t subgraph = 0;
   std::vector<TaskInput> inputs;
+  // The original's partition: a cut op runs again as the first task of the next subgraph
+  // (its time on its unit, no energy, not a node of the final graph), and a graph output
+  // occupies no unit (it ends when its producers' compute does).
+  bool repeat = false;
+  bool off_unit = false;
   std::vector<ir::TensorType> input_types;  // what the op reads (cost models re-derive plans)
   std::vector<ir::TensorType> outputs;
 };

@@ -63,13 +63,11 @@ struct PolicyRegistry : NamedRegistry<SchedulingPolicy> {
   PolicyRegistry() : NamedRegistry("scheduler") {}
 };
 
-// Adds `list` (sim/sched/list_policy.cpp), `lightcode` (lightcode_policy.cpp) and `original`
-// (original_policy.cpp).
+// Adds `list` (sim/sched/list_policy.cpp) and `lightcode` (lightcode_policy.cpp).
 void register_policies(PolicyRegistry& registry);
 const PolicyRegistry& default_policies();
 
 std::unique_ptr<SchedulingPolicy> make_list_policy();
 std::unique_ptr<SchedulingPolicy> make_lightcode_policy();
-std::unique_ptr<SchedulingPolicy> make_original_policy();
 
 }  // namespace lightcode::sched

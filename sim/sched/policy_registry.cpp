@@ -5,7 +5,6 @@ namespace lightcode::sched {
 void register_policies(PolicyRegistry& registry) {
   registry.add(make_list_policy());
   registry.add(make_lightcode_policy());
-  registry.add(make_original_policy());
 }
 
 const PolicyRegistry& default_policies() {

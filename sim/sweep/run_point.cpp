@@ -67,7 +67,7 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
   for (size_t i = 0; i < tasks.size(); ++i) {
     const opt::Task& t = tasks[i];
     const hw::UnitInfo& u = system.unit(t.unit);
-    if (t.kind != ir::OpKind::start) ++sum.nodes;
+    if (t.kind != ir::OpKind::start && !t.repeat) ++sum.nodes;
     const double e = t.cost.energy.picojoules();
     const double conversion = t.cost.conversion_energy.picojoules();
     const bool memory = system.model(t.unit).capabilities().category == hw::EnergyCategory::memory;
@@ -149,7 +149,7 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   const hw::System system = hw::System::from_config(system_config(point), profile);
 
   const opt::StackedGraph stacks(graph, system);
-  const opt::Partition part = opt::partition(graph);
+  const opt::Partition part = opt::partition_rule_named(profile.partition_rule()).make(graph);
   const opt::Placement placement = opt::place(stacks, part, objective);
   PointRun run;
   run.tasks = opt::expand(stacks, part, placement);

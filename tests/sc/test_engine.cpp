@@ -218,16 +218,6 @@ TEST_CASE("event = analytical to the picosecond: llama-2-7b prefill, lightcode p
   check_parity("llama-2-7b", 128, "cpu_phu", "lightcode", "lightcode");
 }
 
-TEST_CASE("event = analytical to the picosecond: GPT-2 prefill, lightcode profile, original policy") {
-  check_parity("gpt2", 150, "cpu_phu", "lightcode", "original");
-}
-TEST_CASE("event = analytical to the picosecond: llama-2-7b prefill, lightcode profile, original policy") {
-  check_parity("llama-2-7b", 128, "cpu_phu", "lightcode", "original");
-}
-TEST_CASE("event = analytical to the picosecond: GPT-2 prefill, default profile, original policy") {
-  check_parity("gpt2", 150, "cpu_phu", "default", "original");
-}
-
 TEST_CASE("the lightcode profile at event fidelity gives the published CPU/PHU makespan (0.13016 s)") {
   sweep::PointSpec p = gpt2_point("gpt2", 150, "cpu_phu");
   p.profile = "lightcode";

@@ -202,7 +202,7 @@ TEST_CASE("`scheduler:` names a registered policy, and the objective comes from 
   const sweep::Scenario s = sweep::load_scenario(write("sched", "scheduler: lightcode\n"));
   CHECK(s.points[0].scheduler == "lightcode");
   CHECK(sweep::load_scenario(write("nosched", "")).points[0].scheduler.empty());  // the profile's default
-  CHECK(error_of(write("badsched", "scheduler: fifo\n")).find("scheduler: unknown scheduler 'fifo' (known: list, lightcode, original)") !=
+  CHECK(error_of(write("badsched", "scheduler: fifo\n")).find("scheduler: unknown scheduler 'fifo' (known: list, lightcode)") !=
         std::string::npos);
   CHECK(error_of(write("badobj", "objective: speed\n")).find("objective: unknown objective 'speed' (known: time, energy, edp)") !=
         std::string::npos);

@@ -89,8 +89,7 @@ class LightcodeCpu final : public HardwareModel {
   int unit_count() const override { return cores_; }
   AlgorithmList algorithms(const ir::Node& op) const override {
     AlgorithmList list;
-    // Expanded 2-D products exist only on the PHU; TVM's split is an SRAM op in the original.
-    if (!ir::is_bookkeeping(op.kind) && op.kind != OpKind::matrix_matrix && op.kind != OpKind::split) list.add(0);
+    if (listed(op)) list.add(0);
     return list;
   }
   std::string_view algorithm_name(AlgorithmId) const override { return "lightcode"; }
@@ -141,6 +140,26 @@ class LightcodeCpu final : public HardwareModel {
     }
     return false;
   }
+  // The kinds the original's CPU has an algorithm for (fact); any other kind has no candidate,
+  // so selection fails naming the op, as the original's does. Expanded 2-D products run only
+  // on the PHU and TVM's split only on SRAM.
+  static bool listed(const ir::Node& op) {
+    switch (op.kind) {
+      case OpKind::add: case OpKind::subtract: case OpKind::multiply: case OpKind::divide:
+      case OpKind::sqrt: case OpKind::rsqrt: case OpKind::power: case OpKind::transpose:
+      case OpKind::negative: case OpKind::cast: case OpKind::equal: case OpKind::relu:
+      case OpKind::tanh: case OpKind::sigmoid: case OpKind::softmax: case OpKind::nop:
+      case OpKind::less: case OpKind::take: case OpKind::where: case OpKind::erf:
+      case OpKind::slice: case OpKind::concatenate: case OpKind::mean: case OpKind::dense:
+      case OpKind::matmul: case OpKind::pack:
+        return true;
+      case OpKind::other:
+        return op.kind_name == "to" || op.kind_name == "nd";
+      default:
+        return false;
+    }
+  }
+
   static double cycles_of(OpKind kind, double n_out) {
     switch (kind) {
       case OpKind::subtract:
@@ -161,7 +180,7 @@ class LightcodeCpu final : public HardwareModel {
         return 4 * n_out;
       case OpKind::softmax:
         return 6 * n_out;
-      default:  // nop, less, take, where, erf, slice, concatenate, and unlisted kinds
+      default:  // nop, less, take, where, erf, slice, concatenate
         return 1;
     }
   }

@@ -6,8 +6,8 @@
 //   CPU (reads cores, clock, energy_per_cycle, energy_per_mac, fits add/dense/matmul/pack):
 //        per-kind cycle counts, the `add` fit, the matrix-product fits with their second
 //        regime for any input dimension above 50000 (the original's rule, not a cache size),
-//        mean's energy quirk (energy_per_cycle per output element), TVM split 1 cycle and 0 pJ;
-//        kinds the original does not list cost 1 cycle.
+//        mean's energy quirk (energy_per_cycle per output element), to / nd n_out cycles;
+//        kinds the original does not list have no candidate (selection fails, as the original).
 //   PHU (cores, clock, multiplex, energy_per_mac): dense / matmul / pack / matrix_matrix;
 //        cycles = ceil(ceil(n_out / multiplex) / cores) * K; energy = MACs * energy_per_mac.
 //        Its DAC/ADC energies are charged by the transfer table (lightcode_transfer.hpp).

@@ -70,6 +70,12 @@ TEST_CASE("CPU element-wise kinds: n_out, 2 n_out, 4 n_out, 6 n_out cycles, 1 pJ
   CHECK(cost(cpu, op("softmax", {s}, s)).time.count_ps() == 7182045);  // 23040 cycles
 }
 
+TEST_CASE("a kind the original's CPU does not list has no candidate (OPT's cumsum), as in the original") {
+  CHECK_FALSE(seed_cpu().supports(op("cumsum", {{1, 5}}, {1, 5})));
+  CHECK_FALSE(seed_cpu().supports(op("exp", {{1, 5}}, {1, 5})));
+  CHECK(seed_cpu().supports(op("erf", {{1, 5}}, {1, 5})));
+}
+
 TEST_CASE("CPU one-cycle kinds") {
   const HardwareModel& cpu = seed_cpu();
   for (const char* kind : {"nop", "less", "take", "where", "erf", "slice", "concatenate"}) {

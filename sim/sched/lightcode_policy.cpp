@@ -3,10 +3,11 @@
 // timeline from the tasks' costs, then hands the decisions to the driver:
 //  - subgraphs run one after another; before each, every instance of every unit type is
 //    brought to the latest instance time (a barrier);
-//  - a subgraph's `start` task takes no unit time: it ends at the barrier;
+//  - a subgraph's `start` task takes no unit time and its end counts as 0, so the tasks
+//    hanging off it go to the earliest-free instance at the barrier;
 //  - readiness order: the loop pops the placed task with the smallest finish (the first placed
 //    on ties), then places, in task order, each consumer whose last unprocessed producer that
-//    was. Tasks without a producer inside the subgraph are placed first, at the barrier;
+//    was. Tasks without a producer inside the subgraph are placed first;
 //  - a task goes to the instance of its unit type that became free latest but not after its
 //    producers' finishes, else to the earliest-free instance; it starts at the later of the
 //    instance's time and those finishes;
@@ -17,7 +18,8 @@
 //  - graph inputs (memory tasks) take no unit time: complete() places each at its earliest
 //    consumer's start less that edge's transfer time, and when one would start before 0,
 //    shifts every start and the makespan later by that amount.
-// Makespan = the latest instance time. The lightcode profile's default.
+// Makespan = the latest instance time. The lightcode profile's default; docs/LIGHTCODE_PROFILE.md
+// says which rule is a fact of the page and which is inferred.
 #include <algorithm>
 #include <cstdint>
 #include <queue>

@@ -57,7 +57,7 @@ TEST_CASE("every file in configs/hardware builds its family's model (*_lightcode
     }
     ++files;
   }
-  CHECK(files >= 12);
+  CHECK(files >= 14);
 }
 
 TEST_CASE("shipped figures: H100 SXM has 132 SMs, the Xeon 56 cores, the seed PHU 20 wavelengths") {
@@ -67,6 +67,16 @@ TEST_CASE("shipped figures: H100 SXM has 132 SMs, the Xeon 56 cores, the seed PH
   CHECK(h100.tensor_flops.at(ir::DType::bfloat16) == doctest::Approx(989.4e12));
   CHECK(h100.hbm_bandwidth == doctest::Approx(3.35e12));
   CHECK(parse_gpu_spec(ConfigNode::load_file(dir + "h100_lightcode.yaml")).sms() == 144);
+  // The A100 is an unseen GPU: datasheet values, and exactly the H100's model constants.
+  const GpuSpec a100 = parse_gpu_spec(ConfigNode::load_file(dir + "a100_sxm.yaml"));
+  CHECK(a100.sms() == 108);
+  CHECK(a100.tensor_flops.at(ir::DType::bfloat16) == doctest::Approx(312e12));
+  CHECK(a100.hbm_bandwidth == doctest::Approx(2.039e12));
+  CHECK(2.0 * a100.sms() * a100.fp32_cores_per_sm * a100.clock_hz == doctest::Approx(19.5e12).epsilon(0.01));
+  CHECK(a100.tensor_efficiency == h100.tensor_efficiency);
+  CHECK(a100.cuda_efficiency == h100.cuda_efficiency);
+  CHECK(a100.hbm_efficiency == h100.hbm_efficiency);
+  CHECK(a100.launch_overhead_s == h100.launch_overhead_s);
   const CpuSpec xeon = parse_cpu_spec(ConfigNode::load_file(dir + "xeon_8480.yaml"));
   CHECK(xeon.cores == 56);
   CHECK(xeon.memory_bandwidth == doctest::Approx(307.2e9));

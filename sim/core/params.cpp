@@ -414,14 +414,7 @@ std::vector<std::pair<std::string, Params>> Params::named(std::string_view key) 
   const Param& p = param(key, {ParamKind::named});
   if (!p.nested) throw std::logic_error("'" + p.key + "' has no table: use named_nodes");
   std::vector<std::pair<std::string, Params>> out;
-  const auto n = value(p);
-  if (!n) return out;
-  if (!n->is_map()) n->fail("expected a mapping of names to " + p.nested->name + " mappings");
-  for (const std::string& name : n->keys()) {
-    const ConfigNode entry = n->at(name);
-    usage_->mark(entry);
-    out.emplace_back(name, Params(entry, *p.nested, *usage_));
-  }
+  for (auto& [name, entry] : named_nodes(key)) out.emplace_back(std::move(name), Params(entry, *p.nested, *usage_));
   return out;
 }
 
@@ -430,7 +423,9 @@ std::vector<std::pair<std::string, ConfigNode>> Params::named_nodes(std::string_
   std::vector<std::pair<std::string, ConfigNode>> out;
   const auto n = value(p);
   if (!n) return out;
-  if (!n->is_map()) n->fail("expected a mapping: " + p.help);
+  if (!n->is_map()) {
+    n->fail(p.nested ? "expected a mapping of names to " + p.nested->name + " mappings" : "expected a mapping: " + p.help);
+  }
   for (const std::string& name : n->keys()) {
     const ConfigNode entry = n->at(name);
     usage_->mark(entry);

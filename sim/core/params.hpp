@@ -132,7 +132,7 @@ class Params {
   std::optional<Params> table_if(std::string_view key) const;
   // Entries of a `named` param in file order (an absent key: none).
   std::vector<std::pair<std::string, Params>> named(std::string_view key) const;
-  // Entries when `nested` is nullptr (values the caller parses; each recorded as read).
+  // Entries (each recorded as read), for a caller that parses the values itself.
   std::vector<std::pair<std::string, ConfigNode>> named_nodes(std::string_view key) const;
   std::vector<Params> tables(std::string_view key) const;
   // The items of a `list` param (each recorded as read); absent: none, required: an error.

@@ -20,11 +20,10 @@ std::vector<int32_t> asap_layers(const ir::Graph& g, const std::vector<ir::NodeI
   return layer;
 }
 
-}  // namespace
-
-OriginalPartition original_partition(const ir::Graph& g) {
+// `uses` = g.consumers(), computed once by the caller.
+OriginalPartition partition_groups(const ir::Graph& g,
+                                   const std::vector<std::vector<ir::Graph::Use>>& uses) {
   const size_t n = g.size();
-  const auto uses = g.consumers();
   const std::vector<ir::NodeId> order = g.topological_order();
   const std::vector<int32_t> layer = asap_layers(g, order);
   auto is_input = [&](size_t i) { return g.nodes()[i].inputs.empty(); };
@@ -94,10 +93,16 @@ OriginalPartition original_partition(const ir::Graph& g) {
   return p;
 }
 
+}  // namespace
+
+OriginalPartition original_partition(const ir::Graph& g) {
+  return partition_groups(g, g.consumers());
+}
+
 Partition original_partition_groups(const ir::Graph& g) {
   const size_t n = g.size();
   const auto uses = g.consumers();
-  const OriginalPartition groups = original_partition(g);
+  const OriginalPartition groups = partition_groups(g, uses);
   Partition p;
   p.count = groups.count();
   p.subgraph_of.assign(n, -1);
@@ -116,12 +121,13 @@ Partition original_partition_groups(const ir::Graph& g) {
     }
   }
   // Graph outputs: with their latest producer. Graph inputs: with their first consumer.
-  const std::vector<ir::NodeId> order = g.topological_order();
-  for (ir::NodeId id : order) {
-    const auto i = static_cast<size_t>(id);
+  // (A sink's producers are never sinks, so node order will do.)
+  for (size_t i = 0; i < n; ++i) {
+    const auto id = static_cast<ir::NodeId>(i);
     if (g.node(id).inputs.empty() || !uses[i].empty()) continue;
     int32_t s = 0;
-    for (const ir::Input& in : g.node(id).inputs) s = std::max(s, p.subgraph_of[static_cast<size_t>(in.node)]);
+    for (const ir::Input& in : g.node(id).inputs)
+      s = std::max(s, p.subgraph_of[static_cast<size_t>(in.node)]);
     p.subgraph_of[i] = s;
     p.members[static_cast<size_t>(s)].push_back(id);
   }
@@ -156,7 +162,8 @@ Partition original_partition_groups(const ir::Graph& g) {
     for (size_t k = 0; k < ins.size(); ++k) {
       const ir::NodeId from = ins[k].node;
       if (g.node(from).inputs.empty()) continue;  // graph inputs are never cut off
-      if (!std::binary_search(members.begin(), members.end(), from)) p.crossing[p.input_offset[i] + k] = 1;
+      if (!std::binary_search(members.begin(), members.end(), from))
+        p.crossing[p.input_offset[i] + k] = 1;
     }
   }
   return p;

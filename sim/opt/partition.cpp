@@ -128,4 +128,8 @@ const PartitionRule& partition_rule_named(std::string_view name) {
   throw Error("unknown partition rule '" + std::string(name) + "' (known: " + known + ")");
 }
 
+Partition partition_for(const ir::Graph& graph, const hw::Profile& profile) {
+  return partition_rule_named(profile.partition_rule()).make(graph);
+}
+
 }  // namespace lightcode::opt

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hw_models/profile.hpp"
 #include "sim/ir/graph.hpp"
 
 namespace lightcode::opt {
@@ -52,5 +53,7 @@ struct PartitionRule {
 };
 const std::vector<PartitionRule>& partition_rules();
 const PartitionRule& partition_rule_named(std::string_view name);  // Error listing the names
+// The graph cut by the rule `profile` names.
+Partition partition_for(const ir::Graph& graph, const hw::Profile& profile);
 
 }  // namespace lightcode::opt

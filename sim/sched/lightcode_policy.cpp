@@ -35,7 +35,10 @@ namespace {
 class LightcodeDispatcher final : public Dispatcher {
  public:
   LightcodeDispatcher(const opt::TaskGraph& graph, const std::vector<int>& instances)
-      : tasks_(graph.tasks), decisions_(tasks_.size()), consumers_(tasks_.size()), compute_end_(tasks_.size()) {
+      : tasks_(graph.tasks),
+        decisions_(tasks_.size()),
+        consumers_(tasks_.size()),
+        compute_end_(tasks_.size()) {
     for (size_t i = 0; i < tasks_.size(); ++i) {
       for (const opt::TaskInput& in : tasks_[i].inputs) {
         consumers_[static_cast<size_t>(in.producer)].push_back(static_cast<opt::TaskId>(i));
@@ -89,9 +92,7 @@ class LightcodeDispatcher final : public Dispatcher {
   Time latest(const Clock& clock) const {
     Time m = Time::zero();
     for (size_t u = 0; u < clock.size(); ++u) {
-      if (std::find(start_units_.begin(), start_units_.end(), static_cast<hw::UnitType>(u)) !=
-          start_units_.end())
-        continue;
+      if (start_unit_[u]) continue;
       for (Time x : clock[u]) m = std::max(m, x);
     }
     return m;
@@ -101,6 +102,11 @@ class LightcodeDispatcher final : public Dispatcher {
     Clock clock(instances.size());
     for (size_t t = 0; t < instances.size(); ++t)
       clock[t].assign(static_cast<size_t>(instances[t]), Time::zero());
+    start_unit_.assign(instances.size(), 0);
+    for (const opt::Task& t : tasks_) {
+      if (t.kind == ir::OpKind::start) start_unit_[static_cast<size_t>(t.unit)] = 1;
+    }
+    waiting_.assign(tasks_.size(), 0);
     std::vector<Time> finish(tasks_.size());
     size_t i = 0;
     while (i < tasks_.size()) {
@@ -109,9 +115,7 @@ class LightcodeDispatcher final : public Dispatcher {
       while (j < tasks_.size() && tasks_[j].subgraph == tasks_[i].subgraph) ++j;
       const Time barrier = latest(clock);
       for (size_t u = 0; u < clock.size(); ++u) {
-        if (std::find(start_units_.begin(), start_units_.end(), static_cast<hw::UnitType>(u)) !=
-            start_units_.end())
-          continue;
+        if (start_unit_[u]) continue;
         for (Time& x : clock[u]) x = std::max(x, barrier);
       }
       plan_subgraph(i, j, barrier, clock, finish);
@@ -125,7 +129,6 @@ class LightcodeDispatcher final : public Dispatcher {
     auto inside = [&](opt::TaskId t) {
       return static_cast<size_t>(t) >= first && static_cast<size_t>(t) < last;
     };
-    std::vector<int> waiting(tasks_.size(), 0);
     // Placed tasks by (finish, placement sequence): the first placed wins ties.
     using Entry = std::tuple<int64_t, int64_t, opt::TaskId>;
     std::priority_queue<Entry, std::vector<Entry>, std::greater<>> placed;
@@ -152,12 +155,12 @@ class LightcodeDispatcher final : public Dispatcher {
         pseudo = at.plus(t.cost.time, at_task);
         decisions_[static_cast<size_t>(id)] = Decision{id, 0, at};
         finish[static_cast<size_t>(id)] = Time::zero();
-        start_units_.push_back(t.unit);
       } else if (t.off_unit) {
         // A graph output occupies no unit: it ends when its producers' compute ends.
         Time at = Time::zero();
         for (const opt::TaskInput& in : t.inputs) {
-          if (inside(in.producer)) at = std::max(at, compute_end_[static_cast<size_t>(in.producer)]);
+          if (inside(in.producer))
+            at = std::max(at, compute_end_[static_cast<size_t>(in.producer)]);
         }
         decisions_[static_cast<size_t>(id)] = Decision{id, 0, at};
         finish[static_cast<size_t>(id)] = at;
@@ -179,18 +182,18 @@ class LightcodeDispatcher final : public Dispatcher {
       for (const opt::TaskInput& in : tasks_[k].inputs) {
         if (inside(in.producer) &&
             tasks_[static_cast<size_t>(in.producer)].kind != ir::OpKind::memory)
-          ++waiting[k];
+          ++waiting_[k];
       }
     }
     for (size_t k = first; k < last; ++k) {
-      if (waiting[k] == 0) place(static_cast<opt::TaskId>(k), nullptr);
+      if (waiting_[k] == 0) place(static_cast<opt::TaskId>(k), nullptr);
     }
     while (!placed.empty()) {
       const opt::TaskId done = std::get<2>(placed.top());
       placed.pop();
       if (tasks_[static_cast<size_t>(done)].kind == ir::OpKind::memory) continue;
       for (opt::TaskId c : consumers_[static_cast<size_t>(done)]) {
-        if (!inside(c) || --waiting[static_cast<size_t>(c)] != 0) continue;
+        if (!inside(c) || --waiting_[static_cast<size_t>(c)] != 0) continue;
         const opt::TaskInput* edge = nullptr;
         for (const opt::TaskInput& in : tasks_[static_cast<size_t>(c)].inputs) {
           if (in.producer == done) edge = &in;
@@ -203,9 +206,10 @@ class LightcodeDispatcher final : public Dispatcher {
   const std::vector<opt::Task>& tasks_;
   std::vector<Decision> decisions_;  // by task
   std::vector<std::vector<opt::TaskId>> consumers_;
-  std::vector<opt::TaskId> order_;         // placement order, handed out by next()
-  std::vector<hw::UnitType> start_units_;  // units that ran a start task
-  std::vector<Time> compute_end_;  // start + time, without the trailing edge
+  std::vector<opt::TaskId> order_;   // placement order, handed out by next()
+  std::vector<uint8_t> start_unit_;  // per unit type: runs start tasks (outside the barrier)
+  std::vector<int> waiting_;         // per task: producers inside its subgraph not yet processed
+  std::vector<Time> compute_end_;    // start + time, without the trailing edge
   size_t next_ = 0;
   Time makespan_;
 };

@@ -149,7 +149,7 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   const hw::System system = hw::System::from_config(system_config(point), profile);
 
   const opt::StackedGraph stacks(graph, system);
-  const opt::Partition part = opt::partition_rule_named(profile.partition_rule()).make(graph);
+  const opt::Partition part = opt::partition_for(graph, profile);
   const opt::Placement placement = opt::place(stacks, part, objective);
   PointRun run;
   run.tasks = opt::expand(stacks, part, placement);

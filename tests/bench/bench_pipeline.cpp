@@ -36,7 +36,7 @@ void pipeline(benchmark::State& state, const char* model, const char* system, co
   int64_t makespan = 0;
   for (auto _ : state) {
     const opt::StackedGraph stacks(g, sys);
-    const opt::Partition part = opt::partition_rule_named(profile.partition_rule()).make(g);
+    const opt::Partition part = opt::partition_for(g, profile);
     const opt::Placement placement = opt::place(stacks, part, opt::Objective::time);
     const opt::TaskGraph tg = opt::expand(stacks, part, placement);
     const sched::Schedule s = sched::schedule(tg, instances, policy);

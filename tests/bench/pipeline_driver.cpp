@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
   int64_t makespan = 0;
   for (int i = 0, runs = std::atoi(argv[5]); i < runs; ++i) {
     const opt::StackedGraph stacks(g, system);
-    const opt::Partition part = opt::partition_rule_named(profile.partition_rule()).make(g);
+    const opt::Partition part = opt::partition_for(g, profile);
     const opt::Placement placement = opt::place(stacks, part, opt::Objective::time);
     const opt::TaskGraph tasks = opt::expand(stacks, part, placement);
     makespan += sched::schedule(tasks, instances, policy).makespan.count_ps();

@@ -49,7 +49,7 @@ TEST_CASE("exact selection beats the heuristic's QK^T placement on GPT-2 at 150 
   r.input_rule = profile.input_rule();
   const ir::Graph g = frontend::load_model(r);
   const opt::StackedGraph stacks(g, sys);
-  const opt::Partition part = opt::partition_rule_named(profile.partition_rule()).make(g);
+  const opt::Partition part = opt::partition_for(g, profile);
   const opt::Placement exact = opt::place(stacks, part, opt::Objective::energy);
   opt::Placement heuristic = exact;
   const hw::UnitType phu = sys.find("phu");

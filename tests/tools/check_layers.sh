@@ -4,6 +4,8 @@
 #   - SystemC (<systemc>, <tlm>) only in sim/engine/ and the hw_models/**/sc_* files
 #   - sim/core includes nothing above sim/core
 #   - sim/engine includes no layer above it (results, sweep, app)
+#   - decisions by registered objects: no comparison with a hardware-family name outside
+#     hw_models/ registration, no `Profile::` branch outside the profile objects
 set -uo pipefail
 cd "${1:?usage: check_layers.sh <source dir>}" || exit 2
 status=0
@@ -20,5 +22,9 @@ report "sim/core includes a layer above it" \
   "$(grep -rn '#include "' sim/core | grep -v '#include "sim/core/')"
 report "sim/engine includes a layer above it" \
   "$(grep -rnE '#include "sim/(results|sweep|app)/' sim/engine)"
+report "a hardware-family name compared outside hw_models/ registration" \
+  "$(grep -rnE '(family|name)[^;]*[!=]= *"(cpu|gpu|phu|memory|start)"' sim frontend hw_models --include=*.cpp --include=*.hpp | grep -v '^hw_models/register_all.cpp:')"
+report "a Profile:: branch outside the profile objects" \
+  "$(grep -rnE 'Profile::[a-z_]+' sim frontend hw_models --include=*.cpp --include=*.hpp | grep -vE '^hw_models/(profile\.hpp|default_profile\.cpp|lightcode/lightcode_profile\.cpp|system\.hpp):')"
 [[ $status -eq 0 ]] && echo "layering: all rules hold"
 exit $status

@@ -9,6 +9,7 @@
 
 #include "hw_models/capabilities.hpp"
 #include "hw_models/cost.hpp"
+#include "sim/ir/fusion.hpp"
 #include "sim/ir/graph.hpp"
 
 namespace lightcode::hw {
@@ -37,6 +38,13 @@ class HardwareModel {
   virtual AlgorithmList algorithms(const ir::Node& op) const = 0;
   virtual std::string_view algorithm_name(AlgorithmId id) const = 0;
   virtual Cost estimate(const ir::Node& op, AlgorithmId algorithm) const = 0;
+  // Fused kernels (sim/ir/fusion.hpp): whether this unit runs the groups rule `rule` proposes
+  // as one task, and what one costs. Precondition of estimate_fused: fuses(kernel.rule).
+  virtual bool fuses(std::string_view rule) const {
+    (void)rule;
+    return false;
+  }
+  virtual Cost estimate_fused(const ir::FusedKernel& kernel) const;
   // Power drawn whether busy or idle, per unit (W); 0 where the original had none.
   virtual double static_power_watts() const { return 0.0; }
 

@@ -38,10 +38,10 @@ constexpr Golden kAnalytical[] = {
     {"cpu", "energy", "analytical", 2989772515036, 50250104505.057, 1108, 0, 0},
     {"cpu_phu", "time", "analytical", 137770276948, 49600258960.817, 1518, 73, 73},
     {"cpu_phu", "energy", "analytical", 164630536288, 49594254976.817, 1206, 49, 73},
-    {"gpu", "time", "analytical", 3252488741, 42272325929.807, 1108, 0, 0},
-    {"gpu", "energy", "analytical", 3422584356, 42271941285.000, 1108, 0, 0},
-    {"h100_sxm_phu", "time", "analytical", 3225453821, 98604718680.134, 1108, 0, 73},
-    {"h100_sxm_phu", "energy", "analytical", 241553583549, 59767978253.360, 1518, 73, 73},
+    {"gpu", "time", "analytical", 2652325945, 42272325929.807, 1108, 0, 0},
+    {"gpu", "energy", "analytical", 2822401635, 42271941285.000, 1108, 0, 0},
+    {"h100_sxm_phu", "time", "analytical", 2743753084, 79340012887.334, 1108, 0, 73},
+    {"h100_sxm_phu", "energy", "analytical", 241283399555, 59767978253.360, 1518, 73, 73},
 };
 constexpr Golden kEvent = {"cpu_phu", "time", "event", 137797918940, 49600258960.817, 1518, 73, 73};
 

@@ -7,7 +7,8 @@
 namespace lightcode::hw {
 
 Cost HardwareModel::estimate_fused(const ir::FusedKernel& kernel) const {
-  throw Error("internal: a unit that fuses no '" + std::string(kernel.rule) + "' groups was asked to cost one");
+  throw Error("internal: a unit that fuses no '" + std::string(kernel.rule) +
+              "' groups was asked to cost one");
 }
 
 }  // namespace lightcode::hw

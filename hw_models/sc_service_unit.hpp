@@ -76,7 +76,8 @@ class ServiceModules final : public UnitModules {
       units_.push_back(std::make_unique<Unit>((c.name + std::to_string(k)).c_str(), c.sink, c.unit_type, k));
     }
   }
-  void start(int32_t instance, int32_t task, const ir::Node&, AlgorithmId, const Cost& cost) override {
+  void start(int32_t instance, int32_t task, const ir::Node&, const ir::FusedKernel*, AlgorithmId,
+             const Cost& cost) override {
     units_[static_cast<size_t>(instance)]->start(task, cost.time, cost);
   }
   void trace(sc_core::sc_trace_file* vcd) override {

@@ -41,7 +41,10 @@ class UnitModules {
   virtual ~UnitModules() = default;
   // Precondition: `instance` is idle. The task runs for `cost.time` (a family may model it in
   // finer steps, e.g. the GPU's CTA waves, that must add up to it), then the sink hears.
-  virtual void start(int32_t instance, int32_t task, const ir::Node& op, AlgorithmId algorithm, const Cost& cost) = 0;
+  // `fused` is the kernel of a task that runs a fused group (sim/ir/fusion.hpp), else null;
+  // `op` then describes its external operands and results.
+  virtual void start(int32_t instance, int32_t task, const ir::Node& op, const ir::FusedKernel* fused,
+                     AlgorithmId algorithm, const Cost& cost) = 0;
   // Adds busy signals (and whatever else the family shows) to a VCD waveform.
   virtual void trace(sc_core::sc_trace_file* vcd) = 0;
   // Busy time bound by conversion (photonic units), summed over instances.

@@ -17,7 +17,8 @@ collides with a summary field (then the "param." prefix stays: "param.system" ho
 system file, "system" the system's name). Parameter columns are numeric where the file
 stores numbers:
 
-  format_version 2   as stored: int64, float64 (NaN where a point lacks the parameter) or str
+  format_version 2+  as stored: int64, float64 (NaN where a point lacks the parameter) or str
+                     (3 adds the tasks' `covers`: a fused kernel's ir nodes)
   format_version 1   every parameter is a string in the file; a column becomes int64 when
                      every value is an integer, float64 when every non-empty value is a
                      number (empty, i.e. missing, gives NaN, as version 2 stores it), else

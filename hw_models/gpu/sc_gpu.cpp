@@ -95,7 +95,9 @@ class GpuModules final : public UnitModules {
  public:
   explicit GpuModules(const ModuleContext& c)
       : model_(dynamic_cast<const GpuModel&>(c.model)), gpu_(c.name.c_str(), model_.spec(), c.sink, c.unit_type) {}
-  void start(int32_t, int32_t task, const ir::Node& op, AlgorithmId algorithm, const Cost&) override {
+  void start(int32_t, int32_t task, const ir::Node& op, const ir::FusedKernel* fused, AlgorithmId algorithm,
+             const Cost&) override {
+    (void)fused;  // the fused-kernel plan: see GpuModel
     gpu_.start(task, model_.plan(op, algorithm));  // the plan whose total() is the cost's time
   }
   // A fused task: the plan whose total() is estimate_fused()'s time. (For the engine, once

@@ -51,7 +51,7 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
   SC_HAS_PROCESS(Engine);
   Engine(const sc_core::sc_module_name& name, const opt::TaskGraph& graph, const hw::System& system,
          const EngineOptions& options, const sched::SchedulingPolicy& policy)
-      : sc_core::sc_module(name), tasks_(graph.tasks), system_(system), options_(options),
+      : sc_core::sc_module(name), tasks_(graph.tasks), kernels_(graph.kernels), system_(system), options_(options),
         memory_(system, options.spill_sram, graph.tasks.size()), policy_(policy),
         dispatcher_(policy.dispatcher(graph, sched::unit_instances(system))) {
     const size_t n = tasks_.size();
@@ -361,10 +361,12 @@ class Engine final : public sc_core::sc_module, public hw::TaskSink, public hw::
     sched::Slot& slot = result_.schedule.slots[static_cast<size_t>(id)];
     slot.instance = instance;
     slot.start = now();
-    modules_[type]->start(instance, id, as_node(task), task.algorithm, task.cost);
+    const ir::FusedKernel* fused = task.fused >= 0 ? &kernels_[static_cast<size_t>(task.fused)] : nullptr;
+    modules_[type]->start(instance, id, as_node(task), fused, task.algorithm, task.cost);
   }
 
   const std::vector<opt::Task>& tasks_;
+  const std::vector<ir::FusedKernel>& kernels_;
   const hw::System& system_;
   EngineOptions options_;
   MemoryTracker memory_;

@@ -39,11 +39,11 @@ struct ElementOp {
 
 struct FusedKernel {
   KernelClass cls = KernelClass::gemm;
-  std::string_view rule;         // the registered rule that proposed it (static storage)
-  std::vector<NodeId> members;   // ascending ids
-  NodeId anchor = -1;            // the op that names the kernel (the product, the reduction, ...)
-  std::vector<TensorType> inputs;   // external operands, each producer output once (weights too)
-  std::vector<TensorType> outputs;  // member results read outside the group or graph outputs
+  std::string_view rule;           // the registered rule that proposed it (static storage)
+  std::vector<NodeId> members;     // ascending ids
+  NodeId anchor = -1;              // the op that names the kernel (the product, the reduction, ...)
+  std::vector<TensorType> inputs;  // external operands, each producer output once (weights too)
+  std::vector<TensorType> outputs;     // member results read outside the group or graph outputs
   std::vector<ElementOp> element_ops;  // every member but matrix products and views
   // Matrix part. gemm: batch x [m, k] x [k, n], n summed over a horizontal group's products;
   // attention: batch = query heads, m = queries, n = keys, k = head dim.
@@ -77,6 +77,7 @@ const FusionRule& fusion_rule_named(std::string_view name);
 
 // Every group the given rules propose, deduplicated (equal member sets keep the first rule's),
 // in order of their lowest member id. Deterministic.
-std::vector<FusedKernel> match_fusions(const Graph& graph, const std::vector<const FusionRule*>& rules);
+std::vector<FusedKernel> match_fusions(const Graph& graph,
+                                       const std::vector<const FusionRule*>& rules);
 
 }  // namespace lightcode::ir

@@ -1,5 +1,11 @@
 #include "sim/opt/expand.hpp"
 
+#include <algorithm>
+#include <functional>
+#include <queue>
+#include <string>
+#include <utility>
+
 #include "sim/core/checked.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/limits.hpp"
@@ -25,7 +31,7 @@ class Expander {
       : stacks_(stacks), graph_(stacks.graph()), system_(stacks.system()), part_(part),
         placement_(placement), profile_(system_.profile()),
         sram_(system_.find("sram")), start_unit_(system_.find("start")),
-        task_of_(graph_.size(), -1) {}
+        task_of_(graph_.size(), -1), item_at_(graph_.size(), -1) {}
 
   TaskGraph run() {
     out_.subgraphs = part_.count;
@@ -35,7 +41,13 @@ class Expander {
       start_ = -1;
       if (profile_.start_tasks()) start_ = add_start(s);
       copy_ = -1;
-      for (ir::NodeId id : part_.members[static_cast<size_t>(s)]) {
+      const std::vector<ir::NodeId>& members = part_.members[static_cast<size_t>(s)];
+      const bool fused = std::any_of(members.begin(), members.end(), [&](ir::NodeId id) { return chosen(id).group >= 0; });
+      if (fused) {
+        emit_with_groups(members);
+        continue;
+      }
+      for (ir::NodeId id : members) {
         if (id == part_.head[static_cast<size_t>(s)]) {
           copy_ = emit_repeat(id);
         } else {
@@ -119,6 +131,102 @@ class Expander {
     }
     t.inputs = inputs_at(id, t.unit);
     task_of_[static_cast<size_t>(id)] = push(std::move(t));
+  }
+
+  // A subgraph with chosen fused groups: each group is one item, every other op one; items in
+  // a topological order of the contracted subgraph, ties to the smallest member id (which
+  // without groups is the id order itself).
+  void emit_with_groups(const std::vector<ir::NodeId>& members) {
+    std::vector<std::vector<ir::NodeId>> items;
+    std::vector<int32_t> group_item;  // per group index seen here
+    std::vector<int32_t> item_of_group(stacks_.groups().size(), -1);
+    for (ir::NodeId id : members) {
+      if (id == part_.head[static_cast<size_t>(subgraph_)]) {
+        throw Error("internal: fused groups in a subgraph that repeats its cut op");
+      }
+      const int32_t g = chosen(id).group;
+      int32_t item = g >= 0 ? item_of_group[static_cast<size_t>(g)] : -1;
+      if (item < 0) {
+        item = static_cast<int32_t>(items.size());
+        items.emplace_back();
+        if (g >= 0) item_of_group[static_cast<size_t>(g)] = item;
+      }
+      items[static_cast<size_t>(item)].push_back(id);
+      item_at_[static_cast<size_t>(id)] = item;
+    }
+    // Kahn over items: an item waits for the items of this subgraph its members read.
+    std::vector<std::vector<int32_t>> readers(items.size());
+    std::vector<int32_t> waiting(items.size(), 0);
+    for (size_t i = 0; i < items.size(); ++i) {
+      std::vector<int32_t> from;
+      for (ir::NodeId id : items[i]) {
+        for (const ir::Input& in : graph_.node(id).inputs) {
+          if (part_.subgraph_of[static_cast<size_t>(in.node)] != subgraph_) continue;
+          const int32_t p = item_at_[static_cast<size_t>(in.node)];
+          if (p != static_cast<int32_t>(i) && std::find(from.begin(), from.end(), p) == from.end()) from.push_back(p);
+        }
+      }
+      for (int32_t p : from) readers[static_cast<size_t>(p)].push_back(static_cast<int32_t>(i));
+      waiting[i] = static_cast<int32_t>(from.size());
+    }
+    using Ready = std::pair<ir::NodeId, int32_t>;  // (smallest member id, item)
+    std::priority_queue<Ready, std::vector<Ready>, std::greater<Ready>> ready;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (waiting[i] == 0) ready.push({items[i].front(), static_cast<int32_t>(i)});
+    }
+    size_t emitted = 0;
+    while (!ready.empty()) {
+      const int32_t i = ready.top().second;
+      ready.pop();
+      ++emitted;
+      const std::vector<ir::NodeId>& item = items[static_cast<size_t>(i)];
+      if (chosen(item.front()).group >= 0) {
+        emit_group(chosen(item.front()));
+      } else {
+        emit(item.front());
+      }
+      for (int32_t r : readers[static_cast<size_t>(i)]) {
+        if (--waiting[static_cast<size_t>(r)] == 0) ready.push({items[static_cast<size_t>(r)].front(), r});
+      }
+    }
+    for (ir::NodeId id : members) item_at_[static_cast<size_t>(id)] = -1;
+    if (emitted != items.size()) {
+      throw Error(SourcePlace{graph_.source(), 0, 0, ""},
+                  "the chosen fused kernels depend on each other in a cycle (subgraph " + std::to_string(subgraph_) + ")");
+    }
+  }
+
+  // One task for the fused group of candidate `c`: the group's kernel on c's unit; its inputs
+  // are the members' reads from outside the group, each tensor once.
+  void emit_group(const Candidate& c) {
+    const FusedStack& fs = stacks_.group(c.group);
+    const ir::FusedKernel& k = fs.kernel;
+    const ir::Node& anchor = graph_.node(k.anchor);
+    Task t;
+    t.name = anchor.name + "/" + std::string(k.rule);
+    t.kind = anchor.kind;
+    t.kind_name = std::string(k.rule);
+    t.node = k.anchor;
+    t.unit = c.unit;
+    t.cost = stacks_.kernel_cost(c.group, c.unit);
+    t.subgraph = subgraph_;
+    t.input_types = k.inputs;
+    t.outputs = k.outputs;
+    t.covers = k.members;
+    t.fused = static_cast<int32_t>(out_.kernels.size());
+    for (ir::NodeId m : k.members) {
+      const ir::Node& node = graph_.node(m);
+      for (size_t i = 0; i < node.inputs.size(); ++i) {
+        const ir::NodeId from = node.inputs[i].node;
+        if (fs.has(from) || stacks_.shared_read(c.group, m, static_cast<int>(i))) continue;
+        const TaskId producer = task_of_[static_cast<size_t>(from)];
+        const hw::UnitType from_unit = out_.tasks[static_cast<size_t>(producer)].unit;
+        t.inputs.push_back(TaskInput{producer, stacks_.edge_cost(m, static_cast<int>(i), from_unit, c.unit)});
+      }
+    }
+    out_.kernels.push_back(k);
+    const TaskId id = push(std::move(t));
+    for (ir::NodeId m : k.members) task_of_[static_cast<size_t>(m)] = id;
   }
 
   // The second run of the cut op `id` that ended the previous subgraph: its time on its unit,
@@ -213,6 +321,7 @@ class Expander {
   const hw::UnitType sram_;
   const hw::UnitType start_unit_;
   std::vector<TaskId> task_of_;
+  std::vector<int32_t> item_at_;  // emit_with_groups' item of each node of the subgraph
   TaskGraph out_;
   int32_t subgraph_ = 0;
   TaskId start_ = -1;

@@ -8,7 +8,7 @@
 
 namespace lightcode::opt {
 
-Partition partition(const ir::Graph& g) {
+Partition partition(const ir::Graph& g, const Together& together) {
   const size_t n = g.size();
   const auto uses = g.consumers();
   const std::vector<ir::NodeId> order = g.topological_order();
@@ -53,6 +53,20 @@ Partition partition(const ir::Graph& g) {
     if (last_use[i] > gi) {
       ++live_delta[static_cast<size_t>(gi)];
       --live_delta[static_cast<size_t>(last_use[i])];
+    }
+  }
+  // A set kept together is live from its first generation to its last.
+  for (const std::vector<ir::NodeId>& set : together) {
+    int32_t first = -1, last = -1;
+    for (ir::NodeId id : set) {
+      const int32_t gen = p.generation[static_cast<size_t>(id)];
+      if (gen < 0) continue;
+      first = first < 0 ? gen : std::min(first, gen);
+      last = std::max(last, gen);
+    }
+    if (first >= 0 && last > first) {
+      ++live_delta[static_cast<size_t>(first)];
+      --live_delta[static_cast<size_t>(last)];
     }
   }
   std::vector<int32_t> cuts;
@@ -114,7 +128,8 @@ Partition partition(const ir::Graph& g) {
 const std::vector<PartitionRule>& partition_rules() {
   static const std::vector<PartitionRule> rules{
       {"articulation", "cuts at single-op generations of the ALAP layering; long edges set aside", partition},
-      {"original", "the original LightCode's: single-live-op cuts, groups sharing their cut op", original_partition_groups},
+      {"original", "the original LightCode's: single-live-op cuts, groups sharing their cut op",
+       [](const ir::Graph& g, const Together&) { return original_partition_groups(g); }},
   };
   return rules;
 }
@@ -129,7 +144,14 @@ const PartitionRule& partition_rule_named(std::string_view name) {
 }
 
 Partition partition_for(const ir::Graph& graph, const hw::Profile& profile) {
-  return partition_rule_named(profile.partition_rule()).make(graph);
+  return partition_rule_named(profile.partition_rule()).make(graph, {});
+}
+
+Partition partition_for(const StackedGraph& stacks) {
+  Together together;
+  together.reserve(stacks.groups().size());
+  for (const FusedStack& g : stacks.groups()) together.push_back(g.kernel.members);
+  return partition_rule_named(stacks.system().profile().partition_rule()).make(stacks.graph(), together);
 }
 
 }  // namespace lightcode::opt

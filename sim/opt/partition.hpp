@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "hw_models/profile.hpp"
+#include "sim/opt/stacked_graph.hpp"
 #include "sim/ir/graph.hpp"
 
 namespace lightcode::opt {
@@ -42,18 +43,24 @@ struct Partition {
   }
 };
 
-Partition partition(const ir::Graph& graph);
+// Node sets that must stay in one subgraph (fused groups): no cut falls strictly inside the
+// generations a set spans.
+using Together = std::vector<std::vector<ir::NodeId>>;
+
+Partition partition(const ir::Graph& graph, const Together& together = {});
 
 // Partition rules, registered: `articulation` (partition() above, the default profile's) and
 // `original` (the original LightCode's, original_partition.hpp). A profile names its rule.
 struct PartitionRule {
   std::string_view name;
   std::string_view description;
-  Partition (*make)(const ir::Graph& graph);
+  Partition (*make)(const ir::Graph& graph, const Together& together);
 };
 const std::vector<PartitionRule>& partition_rules();
 const PartitionRule& partition_rule_named(std::string_view name);  // Error listing the names
-// The graph cut by the rule `profile` names.
+// The graph cut by the rule `profile` names (no fused groups).
 Partition partition_for(const ir::Graph& graph, const hw::Profile& profile);
+// The stacked graph's graph cut by its profile's rule, every fused group inside one subgraph.
+Partition partition_for(const StackedGraph& stacks);
 
 }  // namespace lightcode::opt

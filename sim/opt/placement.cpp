@@ -1,5 +1,6 @@
 #include "sim/opt/placement.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -14,6 +15,60 @@ PairCost pair(const hw::Cost& c) { return PairCost{c.time, c.energy.picojoules()
 void add(PairCost& a, const hw::Cost& c) {
   a.time = a.time.plus(c.time, "an op's time plus its input transfers");
   a.energy_pj += c.energy.picojoules();
+}
+
+// Edge `position` of `id` from `from`, for the producer's candidate a and the consumer's b:
+// nothing moves inside one chosen fused kernel, and a group chosen on one side of an edge
+// between two of its members but not on the other is not allowed.
+PairCost edge_pair(const StackedGraph& stacks, ir::NodeId from, int a, ir::NodeId id, int position, int b) {
+  const Candidate& ca = stacks.candidate(from, a);
+  const Candidate& cb = stacks.candidate(id, b);
+  if (ca.group >= 0 && ca.group == cb.group) return PairCost{};
+  if ((ca.group >= 0 && stacks.group(ca.group).has(id)) || (cb.group >= 0 && stacks.group(cb.group).has(from))) {
+    PairCost forbidden;
+    forbidden.forbidden = true;
+    return forbidden;
+  }
+  if (cb.group >= 0 && stacks.shared_read(cb.group, id, position)) return PairCost{};
+  return pair(stacks.edge_cost(id, position, ca.unit, cb.unit));
+}
+
+// All members of a fused group choose it or none does: a constraint between each member and
+// the next (members need not be adjacent: a horizontal group's GEMMs only share an input).
+void add_group_constraints(const StackedGraph& stacks, const Partition& part, int32_t subgraph,
+                           const std::vector<ir::NodeId>& members, const std::vector<int32_t>& local,
+                           SelectionProblem& p) {
+  auto local_of = [&](ir::NodeId id) {
+    return part.subgraph_of[static_cast<size_t>(id)] == subgraph ? local[static_cast<size_t>(id)] : -1;
+  };
+  std::vector<int32_t> seen;
+  for (ir::NodeId id : members) {
+    for (int c = 0; c < stacks.candidate_count(id); ++c) {
+      const int32_t g = stacks.candidate(id, c).group;
+      if (g < 0 || std::find(seen.begin(), seen.end(), g) != seen.end()) continue;
+      seen.push_back(g);
+      const std::vector<ir::NodeId>& gm = stacks.group(g).kernel.members;
+      for (size_t i = 0; i + 1 < gm.size(); ++i) {
+        const int32_t u = local_of(gm[i]), w = local_of(gm[i + 1]);
+        if (u < 0 || w < 0) {
+          throw Error("internal: the " + std::string(stacks.group(g).kernel.rule) + " group of node '" +
+                      stacks.graph().node(stacks.group(g).kernel.anchor).name + "' spans subgraphs");
+        }
+        SelectionProblem::Edge e;
+        e.from = u;
+        e.to = w;
+        const int fu = stacks.candidate_count(gm[i]), fw = stacks.candidate_count(gm[i + 1]);
+        e.cost.resize(static_cast<size_t>(fu * fw));
+        for (int a = 0; a < fu; ++a) {
+          for (int b = 0; b < fw; ++b) {
+            e.cost[static_cast<size_t>(a * fw + b)].forbidden =
+                (stacks.candidate(gm[i], a).group == g) != (stacks.candidate(gm[i + 1], b).group == g);
+          }
+        }
+        p.edges.push_back(std::move(e));
+      }
+    }
+  }
 }
 
 // Solving names the subgraph when its sums cannot be represented.
@@ -35,6 +90,7 @@ std::string key_of(const SelectionProblem& p) {
     const int64_t ps = c.time.count_ps();
     put(&ps, sizeof ps);
     put(&c.energy_pj, sizeof c.energy_pj);
+    put(&c.forbidden, sizeof c.forbidden);
   };
   for (const auto& costs : p.node_cost) {
     const auto count = static_cast<uint32_t>(costs.size());
@@ -90,8 +146,7 @@ Placement place(const StackedGraph& stacks, const Partition& part, Objective obj
           e.cost.resize(static_cast<size_t>(fc * nc));
           for (int a = 0; a < fc; ++a) {
             for (int b = 0; b < nc; ++b) {
-              e.cost[static_cast<size_t>(a * nc + b)] =
-                  pair(stacks.edge_cost(id, static_cast<int>(k), stacks.candidate(from, a).unit, stacks.candidate(id, b).unit));
+              e.cost[static_cast<size_t>(a * nc + b)] = edge_pair(stacks, from, a, id, static_cast<int>(k), b);
             }
           }
           p.edges.push_back(std::move(e));
@@ -102,10 +157,13 @@ Placement place(const StackedGraph& stacks, const Partition& part, Objective obj
         if (start_tasks && part.crosses(id, static_cast<int>(k))) continue;
         const hw::UnitType from_unit = stacks.candidate(from, out.choice[static_cast<size_t>(from)]).unit;
         for (int b = 0; b < nc; ++b) {
-          add(costs[static_cast<size_t>(b)], stacks.edge_cost(id, static_cast<int>(k), from_unit, stacks.candidate(id, b).unit));
+          const Candidate& cb = stacks.candidate(id, b);
+          if (cb.group >= 0 && stacks.shared_read(cb.group, id, static_cast<int>(k))) continue;
+          add(costs[static_cast<size_t>(b)], stacks.edge_cost(id, static_cast<int>(k), from_unit, cb.unit));
         }
       }
     }
+    add_group_constraints(stacks, part, s, members, local, p);
     std::vector<int> choice;
     if (use_cache) {
       std::string key = key_of(p);

@@ -70,6 +70,7 @@ Selection evaluate(const SelectionProblem& p, const std::vector<int>& choice) {
     const size_t to_n = p.node_cost[static_cast<size_t>(e.to)].size();
     const PairCost& c = e.cost[static_cast<size_t>(choice[static_cast<size_t>(e.from)]) * to_n +
                                static_cast<size_t>(choice[static_cast<size_t>(e.to)])];
+    s.feasible = s.feasible && !c.forbidden;
     s.time = s.time.plus(c.time, kSumOfTimes);
     s.energy_pj += c.energy_pj;
   }
@@ -125,15 +126,21 @@ Selection select_exact(const SelectionProblem& p, Objective objective) {
           const PairCost& nc = p.node_cost[static_cast<size_t>(v)][static_cast<size_t>(c)];
           q.time = q.time.plus(nc.time, kSumOfTimes);
           q.energy_pj += nc.energy_pj;
+          bool forbidden = false;
           for (int ei : in_edges[static_cast<size_t>(v)]) {
             const auto& e = p.edges[static_cast<size_t>(ei)];
             const int slot = prev_slot[static_cast<size_t>(e.from)];
             const int fc = slot >= 0 ? key[static_cast<size_t>(slot)] : 0;  // single-candidate: 0
             const PairCost& ec = e.cost[static_cast<size_t>(fc) * static_cast<size_t>(choices(v)) +
                                         static_cast<size_t>(c)];
+            if (ec.forbidden) {
+              forbidden = true;
+              break;
+            }
             q.time = q.time.plus(ec.time, kSumOfTimes);
             q.energy_pj += ec.energy_pj;
           }
+          if (forbidden) continue;
           std::vector<int8_t> next_key;
           next_key.reserve(next.open.size());
           for (int u : next.open) {
@@ -170,6 +177,7 @@ Selection select_exact(const SelectionProblem& p, Objective objective) {
       best_flat = static_cast<int32_t>(f);
     }
   }
+  if (best_flat < 0) throw std::invalid_argument("the selection problem has no allowed assignment");
   Selection s;
   s.choice.assign(static_cast<size_t>(n), 0);
   int32_t at = best_flat;
@@ -195,7 +203,7 @@ Selection select_brute_force(const SelectionProblem& p, Objective objective) {
   for (;;) {
     Selection s = evaluate(p, choice);
     const double w = objective_value(objective, s.time, s.energy_pj);
-    if (w < best_w) {
+    if (s.feasible && w < best_w) {
       best_w = w;
       best = s;
     }

@@ -22,6 +22,8 @@ namespace lightcode::opt {
 struct PairCost {
   Time time;
   double energy_pj = 0.0;
+  // The pair of choices is not allowed (a fused group chosen by some of its members only).
+  bool forbidden = false;
 };
 
 struct SelectionProblem {
@@ -39,6 +41,7 @@ struct Selection {
   Time time;                // sum of chosen node and edge times
   double energy_pj = 0.0;   // sum of chosen node and edge energies
   size_t peak_states = 0;   // widest DP table, for diagnostics
+  bool feasible = true;     // no forbidden pair (evaluate())
 };
 
 // Objective value of an assignment (also the reference for the tests).

@@ -3,12 +3,20 @@
 // per unit type and algorithm able to run it, each with its arithmetic Cost), and transfer
 // costs for each edge and pair of candidate unit types. Built once per (graph, system); the
 // partitioner, selector, expansion and schedulers read it.
+// Fused candidates: the groups the fusion rules of the system's units propose
+// (sim/ir/fusion.hpp) are stacks of their own. Every member of group g gets one candidate per
+// unit type fusing g, with `group` = g; the group's cost sits on its anchor's candidate (the
+// other members' cost nothing), so a selection that gives every member that candidate pays
+// the fused kernel once. Consistency (all members or none) is the selector's constraint
+// (placement.cpp); edges between members of one chosen group move nothing.
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "hw_models/cost.hpp"
 #include "hw_models/system.hpp"
 #include "sim/core/error.hpp"
+#include "sim/ir/fusion.hpp"
 #include "sim/ir/graph.hpp"
 
 namespace lightcode::opt {
@@ -17,6 +25,14 @@ struct Candidate {
   hw::UnitType unit = 0;
   hw::AlgorithmId algorithm = 0;
   hw::Cost cost;
+  int32_t group = -1;  // index into StackedGraph::groups(), or -1 for the op alone
+};
+
+// A fusion group and what running it on each unit type that fuses it costs.
+struct FusedStack {
+  ir::FusedKernel kernel;
+  std::vector<std::pair<hw::UnitType, hw::Cost>> costs;  // by unit type
+  bool has(ir::NodeId id) const;                         // member?
 };
 
 class StackedGraph {
@@ -49,6 +65,14 @@ class StackedGraph {
     }
   }
 
+  const std::vector<FusedStack>& groups() const { return groups_; }
+  const FusedStack& group(int32_t g) const { return groups_[static_cast<size_t>(g)]; }
+  // Whether input `position` of member `consumer` of group g reads a tensor an earlier input of
+  // the group already reads (the kernel loads it once: that edge moves nothing).
+  bool shared_read(int32_t g, ir::NodeId consumer, int position) const;
+  // What group g's kernel costs on `unit` (which fuses it).
+  const hw::Cost& kernel_cost(int32_t g, hw::UnitType unit) const;
+
   // Nodes some photonic unit could run (the seed table's "possible photonic").
   bool photonic_possible(ir::NodeId id) const;
 
@@ -59,6 +83,7 @@ class StackedGraph {
   const hw::System* system_;
   std::vector<uint32_t> offsets_;
   std::vector<Candidate> candidates_;
+  std::vector<FusedStack> groups_;
 };
 
 }  // namespace lightcode::opt

@@ -2,7 +2,8 @@
 // The placed, expanded program: one task per op that runs, on one unit type, with its Cost
 // and the transfer Cost of each input from its producer's unit. Photonic products are
 // expanded (split on SRAM, one 2-D product per batch element, merge on SRAM); each subgraph
-// of the lightcode profile starts with a `start` task. Tasks are in a topological order;
+// of the lightcode profile starts with a `start` task; a chosen fused group is one task
+// covering its ops. Tasks are in a topological order;
 // their ids are indices. Schedulers and the event engine read only this.
 #include <cstdint>
 #include <string>
@@ -11,6 +12,7 @@
 #include "hw_models/cost.hpp"
 #include "hw_models/hardware_model.hpp"
 #include "hw_models/transfer_model.hpp"
+#include "sim/ir/fusion.hpp"
 #include "sim/ir/graph.hpp"
 
 namespace lightcode::opt {
@@ -39,11 +41,16 @@ struct Task {
   bool off_unit = false;
   std::vector<ir::TensorType> input_types;  // what the op reads (cost models re-derive plans)
   std::vector<ir::TensorType> outputs;
+  // A fused kernel (sim/ir/fusion.hpp): its index in TaskGraph::kernels and the nodes it
+  // covers, ascending; -1 and empty for a task that runs one op (or part of one).
+  int32_t fused = -1;
+  std::vector<ir::NodeId> covers;
 };
 
 struct TaskGraph {
   std::vector<Task> tasks;
   int32_t subgraphs = 1;
+  std::vector<ir::FusedKernel> kernels;  // of the fused tasks
 };
 
 }  // namespace lightcode::opt

@@ -27,6 +27,7 @@ std::vector<hw::UnitType> electronic_context(const StackedGraph& s, Objective o)
     const Candidate* best = nullptr;
     bool best_photonic = true;
     for (const Candidate* c = s.begin(id); c != s.end(id); ++c) {
+      if (c->group >= 0) continue;  // the op alone: fused kernels are not an op's placement
       const bool p = is_photonic(s.system(), *c);
       // A non-photonic candidate always beats a photonic one here; within a kind, the cheaper.
       if (!best || (best_photonic && !p) || (p == best_photonic && node_value(*c, o) < node_value(*best, o))) {
@@ -82,6 +83,7 @@ std::vector<OpComparison> compare_photonic(const StackedGraph& stacks, Objective
     if (stacks.candidate_count(id) < 2) continue;
     std::optional<double> photonic, electronic;
     for (const Candidate* c = stacks.begin(id); c != stacks.end(id); ++c) {
+      if (c->group >= 0) continue;
       const double v = op_value(stacks, consumers, context, id, *c, objective);
       std::optional<double>& slot = is_photonic(stacks.system(), *c) ? photonic : electronic;
       if (!slot || v < *slot) slot = v;

@@ -4,7 +4,8 @@
 // smallest sequence length at which the photonic candidate becomes strictly cheaper than the
 // best non-photonic one, for an objective.
 //
-// An op's cost for a candidate on unit u is its node cost plus the costs of its input edges
+// Only single-op candidates count (fused kernels are not one op's placement). An op's cost for
+// a candidate on unit u is its node cost plus the costs of its input edges
 // (producer -> u) and output edges (u -> consumer), as StackedGraph gives them. The neighbours
 // are assumed to stay where they would run electronically (their cheapest non-photonic
 // candidate by node cost): the question is "does moving this one op to the PHU pay off?", which

@@ -89,6 +89,7 @@ const Fields<TaskRecord>& task_fields() {
       {"hardware", &T::hardware}, {"unit", &T::unit},     {"node", &T::node},
       {"subgraph", &T::subgraph}, {"start_ps", &T::start}, {"end_ps", &T::end},
       {"energy_pj", &T::energy_pj}, {"inputs", &T::inputs}, {"outputs", &T::outputs},
+      {"covers", &T::covers, 3},
   };
   return fields;
 }
@@ -364,7 +365,7 @@ PointResult read_point(hid_t points, const std::string& id, int64_t version) {
       point.summary.parameters.push_back(std::move(attribute));
     }
   }
-  point.tasks = read_rows(group.get(), "tasks", task_fields());
+  point.tasks = read_rows(group.get(), "tasks", task_fields(), version);
   point.units = read_rows(group.get(), "units", unit_fields());
   point.energy = read_rows(group.get(), "energy_breakdown", energy_fields());
   point.memory_profile = read_rows(group.get(), "memory_profile", memory_fields());

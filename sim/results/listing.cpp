@@ -10,7 +10,7 @@
 namespace lightcode::results {
 namespace {
 
-constexpr size_t kColumns = 8;
+constexpr size_t kColumns = 9;
 using Line = std::array<std::string, kColumns>;
 
 Line line_of(const TaskRecord& task) {
@@ -21,7 +21,8 @@ Line line_of(const TaskRecord& task) {
           task.op,
           task.name,
           task.inputs.empty() ? "-" : task.inputs,
-          task.outputs.empty() ? "-" : task.outputs};
+          task.outputs.empty() ? "-" : task.outputs,
+          task.covers.empty() ? "-" : task.covers};
 }
 
 }  // namespace
@@ -36,7 +37,7 @@ void write_listing(std::ostream& out, const PointResult& point) {
 
   std::vector<Line> lines;
   lines.reserve(order.size() + 1);
-  lines.push_back({"start[s]", "start[ps]", "hardware", "core", "op", "name", "inputs", "outputs"});
+  lines.push_back({"start[s]", "start[ps]", "hardware", "core", "op", "name", "inputs", "outputs", "covers"});
   for (const TaskRecord* task : order) lines.push_back(line_of(*task));
 
   std::array<size_t, kColumns> width{};

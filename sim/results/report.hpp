@@ -26,6 +26,7 @@ struct TaskRecord {
   double energy_pj = 0.0;    // the task's own energy (not its input transfers)
   std::string inputs;        // producer task ids, comma-separated
   std::string outputs;       // shapes of its outputs, e.g. "[1, 150, 768]"
+  std::string covers;        // a fused kernel's ir nodes, comma-separated ("" for one op)
 };
 
 struct UnitRecord {

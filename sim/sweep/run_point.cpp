@@ -101,6 +101,7 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     r.energy_pj = e;
     for (const opt::TaskInput& in : t.inputs) r.inputs += (r.inputs.empty() ? "" : ",") + std::to_string(in.producer);
     r.outputs = shapes_text(t.outputs);
+    for (ir::NodeId n : t.covers) r.covers += (r.covers.empty() ? "" : ",") + std::to_string(n);
     out.tasks.push_back(std::move(r));
   }
   // Static power is charged at every fidelity: the engine's figure, or the same formula on the
@@ -149,7 +150,7 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   const hw::System system = hw::System::from_config(system_config(point), profile);
 
   const opt::StackedGraph stacks(graph, system);
-  const opt::Partition part = opt::partition_for(graph, profile);
+  const opt::Partition part = opt::partition_for(stacks);
   const opt::Placement placement = opt::place(stacks, part, objective);
   PointRun run;
   run.tasks = opt::expand(stacks, part, placement);

@@ -268,7 +268,7 @@ TEST_CASE("results store numeric parameters as numbers (h5py sees int64 and floa
   INFO(buf);
   CHECK(got);
   CHECK(status == 0);
-  CHECK(std::string(buf) == "int64 O int64 4 2\n");
+  CHECK(std::string(buf) == "int64 O int64 4 3\n");
 }
 
 TEST_CASE("trace link tracks never hold overlapping slices") {

@@ -67,6 +67,85 @@ TEST_CASE("selector equals brute force on 600 random stacked DAGs, all objective
   }
 }
 
+// Fused groups as the placement encodes them: one extra candidate per member of a random group
+// (the last candidate of each member), all members choose it or none (forbidden pairs between
+// consecutive members), edges inside a chosen group free.
+SelectionProblem with_group(std::mt19937& rng, SelectionProblem p, std::vector<int>& members) {
+  const int n = static_cast<int>(p.node_cost.size());
+  for (int v = 0; v < n; ++v) {
+    if (std::uniform_int_distribution<int>(0, 2)(rng) == 0 || members.empty()) members.push_back(v);
+    if (members.size() == 4) break;
+  }
+  std::vector<uint8_t> in(static_cast<size_t>(n), 0);
+  for (int v : members) {
+    in[static_cast<size_t>(v)] = 1;
+    p.node_cost[static_cast<size_t>(v)].push_back({lightcode::Time::ps(v == members.front() ? 700 : 0), 0.0});
+  }
+  auto fused = [&](int v, int c) {
+    return in[static_cast<size_t>(v)] != 0 && c + 1 == static_cast<int>(p.node_cost[static_cast<size_t>(v)].size());
+  };
+  for (auto& e : p.edges) {  // re-lay each edge's matrix for the grown candidate counts
+    const size_t from_n = p.node_cost[static_cast<size_t>(e.from)].size(), to_n = p.node_cost[static_cast<size_t>(e.to)].size();
+    const size_t old_to = to_n - (in[static_cast<size_t>(e.to)] ? 1 : 0);
+    std::vector<PairCost> c(from_n * to_n);
+    for (size_t a = 0; a < from_n; ++a) {
+      for (size_t b = 0; b < to_n; ++b) {
+        const bool fa = fused(e.from, static_cast<int>(a)), fb = fused(e.to, static_cast<int>(b));
+        PairCost& x = c[a * to_n + b];
+        if (in[static_cast<size_t>(e.from)] && in[static_cast<size_t>(e.to)] && fa != fb) {
+          x.forbidden = true;
+        } else if (!(fa && fb)) {
+          const size_t ua = std::min(a, from_n - 1 - (in[static_cast<size_t>(e.from)] ? 1 : 0));
+          const size_t ub = std::min(b, old_to - 1);
+          x = e.cost[ua * old_to + ub];
+        }
+      }
+    }
+    e.cost = std::move(c);
+  }
+  for (size_t i = 0; i + 1 < members.size(); ++i) {
+    SelectionProblem::Edge e;
+    e.from = members[i];
+    e.to = members[i + 1];
+    const size_t fn = p.node_cost[static_cast<size_t>(e.from)].size(), tn = p.node_cost[static_cast<size_t>(e.to)].size();
+    e.cost.resize(fn * tn);
+    for (size_t a = 0; a < fn; ++a) {
+      for (size_t b = 0; b < tn; ++b) {
+        e.cost[a * tn + b].forbidden = fused(e.from, static_cast<int>(a)) != fused(e.to, static_cast<int>(b));
+      }
+    }
+    p.edges.push_back(std::move(e));
+  }
+  return p;
+}
+
+TEST_CASE("with fused groups (all members or none) the selector still equals brute force") {
+  std::mt19937 rng(20261203);
+  int chosen_fused = 0, chosen_apart = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int n = std::uniform_int_distribution<int>(2, 9)(rng);
+    std::vector<int> members;
+    const SelectionProblem p = with_group(rng, random_problem(rng, n), members);
+    for (Objective o : {Objective::time, Objective::energy, Objective::edp}) {
+      CAPTURE(trial);
+      const Selection exact = select_exact(p, o);
+      const Selection brute = select_brute_force(p, o);
+      CHECK(evaluate(p, exact.choice).feasible);
+      CHECK(objective_value(o, exact.time, exact.energy_pj) ==
+            doctest::Approx(objective_value(o, brute.time, brute.energy_pj)).epsilon(1e-12));
+      // All members or none.
+      int fused = 0;
+      for (int v : members) {
+        fused += exact.choice[static_cast<size_t>(v)] + 1 == static_cast<int>(p.node_cost[static_cast<size_t>(v)].size());
+      }
+      CHECK((fused == 0 || fused == static_cast<int>(members.size())));
+      (fused == 0 ? chosen_apart : chosen_fused) += members.size() > 1 ? 1 : 0;
+    }
+  }
+  CHECK(chosen_fused > 0);  // both outcomes occur: the test sees the constraint bind
+  CHECK(chosen_apart > 0);
+}
+
 TEST_CASE("selection is deterministic") {
   std::mt19937 rng(7);
   const SelectionProblem p = random_problem(rng, 9);

@@ -1,0 +1,170 @@
+// Fusion rules (sim/ir/fusion.hpp) on real graphs: the built-in models and their TVM graphs get
+// the same groups; a Llama layer gets its norms, rotary embeddings, attention, activation,
+// horizontal and epilogue GEMMs; every group is convex and stays inside one subgraph.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "frontend/load_model.hpp"
+#include "sim/ir/fusion.hpp"
+#include "sim/opt/partition.hpp"
+#include "tests/support/paths.hpp"
+
+using namespace lightcode;
+
+namespace {
+
+ir::Graph load(const std::string& model, int64_t length) {
+  frontend::ModelRequest r;
+  r.model = model;
+  r.length = length;
+  return frontend::load_model(r);
+}
+
+std::vector<ir::FusedKernel> all_groups(const ir::Graph& g) {
+  std::vector<const ir::FusionRule*> rules;
+  for (const ir::FusionRule& r : ir::fusion_rules()) rules.push_back(&r);
+  return ir::match_fusions(g, rules);
+}
+
+// Each group as its rule and its members' kinds, in order: comparable across graphs whose
+// node names and ids differ.
+std::vector<std::string> signatures(const ir::Graph& g,
+                                    const std::vector<ir::FusedKernel>& groups) {
+  std::vector<std::string> out;
+  for (const ir::FusedKernel& k : groups) {
+    std::string s(k.rule);
+    for (ir::NodeId m : k.members) s += " " + g.node(m).kind_name;
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::map<std::string, int> per_rule(const std::vector<ir::FusedKernel>& groups) {
+  std::map<std::string, int> n;
+  for (const ir::FusedKernel& k : groups) ++n[std::string(k.rule)];
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("the built-in Llama-2-7B and GPT-2 get the same fused groups as their TVM graphs") {
+  struct Pair {
+    std::string builtin, tvm;
+    int64_t length;
+  };
+  for (const Pair& p : {Pair{"gpt2", "gpt2_prefill_seq5_graph.json", 5}}) {
+    const ir::Graph a = load(p.builtin, p.length);
+    const ir::Graph b = load(test::tvm_graph(p.tvm), p.length);
+    CAPTURE(p.builtin);
+    CHECK(signatures(a, all_groups(a)) == signatures(b, all_groups(b)));
+  }
+  // The TVM Llama graph is float32 (no casts around the norm); the built-in one in float32 too.
+  frontend::ModelRequest r;
+  r.model = test::tvm_graph("llama2_7b_prefill_seq6_graph.json");
+  r.length = 6;
+  const ir::Graph tvm = frontend::load_model(r);
+  const auto tvm_groups = all_groups(tvm);
+  const auto counts = per_rule(tvm_groups);
+  CHECK(counts.at("attention") == 32);
+  CHECK(counts.at("rope") == 64);
+  CHECK(counts.at("norm") == 65);
+  CHECK(counts.at("horizontal_gemm") == 64);
+  CHECK(counts.at("activation") == 32);
+  CHECK(counts.at("gemm_epilogue") == 160);
+}
+
+TEST_CASE(
+    "a Llama layer: RMSNorm with its casts, q/k/v and gate/up, rotary, attention, SiLU*up, "
+    "epilogues") {
+  const ir::Graph g = load("llama-2-7b", 64);
+  const auto groups = all_groups(g);
+  const auto counts = per_rule(groups);
+  CHECK(counts.at("norm") == 2 * 32 + 1);
+  CHECK(counts.at("rope") == 2 * 32);
+  CHECK(counts.at("attention") == 32);
+  CHECK(counts.at("horizontal_gemm") == 2 * 32);
+  CHECK(counts.at("activation") == 32);
+  // scores + mask, o_proj + residual, gate + SiLU*up, up + *SiLU, down + residual.
+  CHECK(counts.at("gemm_epilogue") == 5 * 32);
+  for (const ir::FusedKernel& k : groups) {
+    CAPTURE(g.node(k.anchor).name);
+    if (k.rule == "norm") {
+      // cast, power, mean, add, rsqrt, multiply, cast, multiply; the final norm also takes the
+      // last residual add (and the view before it), which nothing else reads.
+      CHECK(k.members.size() == (g.node(k.anchor).name == "model.norm.variance" ? 10 : 8));
+      CHECK(k.outputs.size() == 1);
+    }
+    if (k.rule == "horizontal_gemm") {
+      CHECK((k.products == 3 || k.products == 2));
+      CHECK(k.n == (k.products == 3 ? 3 * 4096 : 2 * 11008));
+      CHECK(k.m == 64);
+      CHECK(k.k == 4096);
+    }
+    if (k.rule == "attention") {
+      CHECK(k.causal);
+      CHECK(k.batch == 32);
+      CHECK(k.m == 64);
+      CHECK(k.n == 64);
+      CHECK(k.k == 128);
+      // No [T, T] result leaves the kernel.
+      for (const ir::TensorType& t : k.outputs) CHECK(t.shape.back() == 128);
+    }
+  }
+}
+
+TEST_CASE(
+    "every group is convex and a partition that keeps groups together leaves each in one "
+    "subgraph") {
+  for (const std::string model : {"gpt2", "llama-2-7b"}) {
+    CAPTURE(model);
+    const ir::Graph g = load(model, 8);
+    const auto groups = all_groups(g);
+    REQUIRE(!groups.empty());
+    const auto uses = g.consumers();
+    for (const ir::FusedKernel& k : groups) {
+      std::vector<uint8_t> in(g.size(), 0), seen(g.size(), 0);
+      for (ir::NodeId m : k.members) in[static_cast<size_t>(m)] = 1;
+      // Forward from every outside reader of a member: reaching a member again is a cycle.
+      std::vector<ir::NodeId> todo;
+      for (ir::NodeId m : k.members) {
+        for (const auto& u : uses[static_cast<size_t>(m)]) {
+          if (!in[static_cast<size_t>(u.consumer)]) todo.push_back(u.consumer);
+        }
+      }
+      bool back = false;
+      while (!todo.empty() && !back) {
+        const ir::NodeId x = todo.back();
+        todo.pop_back();
+        if (seen[static_cast<size_t>(x)]) continue;
+        seen[static_cast<size_t>(x)] = 1;
+        for (const auto& u : uses[static_cast<size_t>(x)]) {
+          back = back || in[static_cast<size_t>(u.consumer)];
+          todo.push_back(u.consumer);
+        }
+      }
+      CAPTURE(g.node(k.anchor).name);
+      CHECK(!back);
+    }
+    opt::Together together;
+    for (const ir::FusedKernel& k : groups) together.push_back(k.members);
+    const opt::Partition plain = opt::partition(g);
+    const opt::Partition kept = opt::partition(g, together);
+    int split_plain = 0;
+    for (const ir::FusedKernel& k : groups) {
+      const int32_t s = kept.subgraph_of[static_cast<size_t>(k.members.front())];
+      bool one = true, one_plain = true;
+      for (ir::NodeId m : k.members) {
+        one = one && kept.subgraph_of[static_cast<size_t>(m)] == s;
+        one_plain = one_plain && plain.subgraph_of[static_cast<size_t>(m)] ==
+                                     plain.subgraph_of[static_cast<size_t>(k.members.front())];
+      }
+      CHECK(one);
+      split_plain += one_plain ? 0 : 1;
+    }
+    CHECK(split_plain > 0);  // without the ties some group would be cut: the test sees them bind
+    CHECK(kept.count < plain.count);
+  }
+}

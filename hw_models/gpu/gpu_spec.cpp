@@ -4,6 +4,8 @@
 #include <string>
 #include <utility>
 
+#include "sim/ir/fusion.hpp"
+
 
 namespace lightcode::hw {
 namespace {
@@ -11,10 +13,11 @@ namespace {
 constexpr double kBitsPerByte = 8.0;
 
 // Fusion rules a GPU runs when `fusion:` is absent: all of them. The names are checked
-// against the registered rules. TEMPORARY (until the matchers land on main): the names
-// sim/ir/fusion.hpp documents; then ir::fusion_rules().
+// against the registered rules.
 std::vector<std::string> fusion_rule_names() {
-  return {"gemm_epilogue", "horizontal_gemm", "norm", "rope", "activation", "attention"};
+  std::vector<std::string> names;
+  for (const ir::FusionRule& r : ir::fusion_rules()) names.emplace_back(r.name);
+  return names;
 }
 
 std::string runtime_choices_doc() {

@@ -97,12 +97,9 @@ class GpuModules final : public UnitModules {
       : model_(dynamic_cast<const GpuModel&>(c.model)), gpu_(c.name.c_str(), model_.spec(), c.sink, c.unit_type) {}
   void start(int32_t, int32_t task, const ir::Node& op, const ir::FusedKernel* fused, AlgorithmId algorithm,
              const Cost&) override {
-    (void)fused;  // the fused-kernel plan: see GpuModel
-    gpu_.start(task, model_.plan(op, algorithm));  // the plan whose total() is the cost's time
+    // The plan whose total() is the cost's time: estimate_fused()'s for a fused group.
+    gpu_.start(task, fused ? model_.plan_fused(*fused) : model_.plan(op, algorithm));
   }
-  // A fused task: the plan whose total() is estimate_fused()'s time. (For the engine, once
-  // UnitModules carries fused tasks.)
-  void start_fused(int32_t task, const ir::FusedKernel& kernel) { gpu_.start(task, model_.plan_fused(kernel)); }
   void trace(sc_core::sc_trace_file* vcd) override {
     gpu_.trace_signals();
     sc_core::sc_trace(vcd, gpu_.busy, gpu_.name());

@@ -5,8 +5,8 @@
 // time. Every wave but the last costs the plan's per-wave time and the last its last-wave
 // time (GpuModel::plan / plan_fused, the same plan estimate() sums), so waves and tails
 // appear exactly as the model predicts: 145 CTAs on 144 SMs take two waves. SMs finishing
-// together are one kernel event, not one each. A fused task starts from its KernelPlan
-// (start(task, plan), or GpuModules::start_fused from the group's FusedKernel).
+// together are one kernel event, not one each. A fused task starts from its group's plan
+// (GpuModel::plan_fused).
 #include <systemc>
 
 #include <memory>

@@ -38,16 +38,22 @@ bool ends_with(const std::string& s, std::string_view tail) {
 // (batch matmuls), its softmax and mask, and fused attention kernels are attention; dense
 // products and fused GEMMs are GEMM; everything else is element-wise.
 enum class Bucket { gemm, attention, elementwise };
-Bucket bucket_of(const opt::Task& t) {
-  const bool attention_named = t.kind_name.find("attention") != std::string::npos ||
-                               ends_with(t.name, ".mask") || ends_with(t.name, ".mask_slice") ||
+Bucket bucket_of(const opt::Task& t, const opt::TaskGraph& tasks) {
+  if (t.fused >= 0) {
+    switch (tasks.kernels[static_cast<size_t>(t.fused)].cls) {
+      case ir::KernelClass::gemm:
+        return Bucket::gemm;
+      case ir::KernelClass::attention:
+        return Bucket::attention;
+      default:
+        return Bucket::elementwise;
+    }
+  }
+  const bool attention_named = ends_with(t.name, ".mask") || ends_with(t.name, ".mask_slice") ||
                                t.name.find(".sdpa.") != std::string::npos;
   if (t.kind == ir::OpKind::matmul || t.kind == ir::OpKind::softmax || attention_named)
     return Bucket::attention;
-  if (t.kind == ir::OpKind::dense || t.kind == ir::OpKind::pack ||
-      t.kind_name.find("gemm") != std::string::npos) {
-    return Bucket::gemm;
-  }
+  if (t.kind == ir::OpKind::dense || t.kind == ir::OpKind::pack) return Bucket::gemm;
   return Bucket::elementwise;
 }
 
@@ -154,7 +160,7 @@ hw::System kernel_time_system(const std::string& system_file) {
 PipelineTimes run_pipeline(const ir::Graph& graph, const hw::System& system) {
   const hw::Profile& profile = system.profile();
   const opt::StackedGraph stacks(graph, system);
-  const opt::Partition part = opt::partition_for(graph, profile);
+  const opt::Partition part = opt::partition_for(stacks);
   const opt::Placement placement = opt::place(stacks, part, opt::Objective::time);
   const opt::TaskGraph tasks = opt::expand(stacks, part, placement);
   const sched::SchedulingPolicy& policy = sched::default_policies().at(profile.default_scheduler());
@@ -168,7 +174,7 @@ PipelineTimes run_pipeline(const ir::Graph& graph, const hw::System& system) {
     if (s == 0.0) continue;
     out.kernel_s += s;
     ++out.kernels;
-    switch (bucket_of(t)) {
+    switch (bucket_of(t, tasks)) {
       case Bucket::gemm:
         out.gemm_s += s;
         break;

@@ -40,8 +40,8 @@ constexpr Golden kAnalytical[] = {
     {"cpu_phu", "energy", "analytical", 164630536288, 49594254976.817, 1206, 49, 73},
     {"gpu", "time", "analytical", 2652325945, 42272325929.807, 1108, 0, 0},
     {"gpu", "energy", "analytical", 2822401635, 42271941285.000, 1108, 0, 0},
-    {"h100_sxm_phu", "time", "analytical", 2743753084, 79340012887.334, 1108, 0, 73},
-    {"h100_sxm_phu", "energy", "analytical", 241283399555, 59767978253.360, 1518, 73, 73},
+    {"h100_sxm_phu", "time", "analytical", 1045388385, 54475253939.292, 512, 0, 73},
+    {"h100_sxm_phu", "energy", "analytical", 234182400391, 39844366877.360, 703, 49, 73},
 };
 constexpr Golden kEvent = {"cpu_phu", "time", "event", 137797918940, 49600258960.817, 1518, 73, 73};
 

@@ -10,7 +10,8 @@
 //               mask operand is not read: the kernel computes it). CTAs are alike: each does
 //               the average causal work (an approximation of the per-block imbalance).
 //   norm, rope, activation   streaming kernels of their class (gpu_kernel_fit.hpp): bytes =
-//               external inputs + outputs, lane ops = the members' element-wise work.
+//               external inputs + outputs, lane ops = the members' element-wise work, one CTA
+//               per row (a rotary kernel: per token, all heads).
 #include <algorithm>
 #include <cmath>
 
@@ -39,6 +40,19 @@ int64_t largest_rows(const std::vector<ir::TensorType>& ts) {
   }
   if (!big || big->shape.rank() == 0 || big->shape.back() <= 0) return 1;
   return big->shape.elements() / big->shape.back();
+}
+
+// Tokens of a rotary kernel's largest output: a rotary kernel runs one CTA per token over all
+// its heads (vLLM's rotary_embedding), so [.., heads, T, d] has T tokens per leading index.
+int64_t rope_rows(const std::vector<ir::TensorType>& ts) {
+  const ir::TensorType* big = nullptr;
+  for (const ir::TensorType& t : ts) {
+    if (!big || t.shape.elements() > big->shape.elements()) big = &t;
+  }
+  if (!big || big->shape.rank() < 3) return largest_rows(ts);
+  const ir::Shape& s = big->shape;
+  const int64_t per_row = s.back() * s.from_back(3);
+  return per_row > 0 ? s.elements() / per_row : 1;
 }
 
 }  // namespace
@@ -71,7 +85,8 @@ KernelPlan GpuModel::plan_fused(const ir::FusedKernel& kernel) const {
       w.bytes_read = static_cast<double>(ir::total_bytes(kernel.inputs));
       w.bytes_written = static_cast<double>(ir::total_bytes(kernel.outputs));
       w.elements = std::max(largest_elements(kernel.inputs), largest_elements(kernel.outputs));
-      w.rows = largest_rows(kernel.outputs);
+      w.rows = kernel.cls == ir::KernelClass::rope ? rope_rows(kernel.outputs)
+                                                   : largest_rows(kernel.outputs);
       w.lane_ops = element_ops;
       const Stream cls = kernel.cls == ir::KernelClass::norm   ? Stream::reduction
                          : kernel.cls == ir::KernelClass::rope ? Stream::rope

@@ -215,6 +215,10 @@ TEST_CASE("event = analytical to the picosecond: llama-2-7b prefill, default pro
 TEST_CASE("event = analytical to the picosecond: llama-2-7b prefill, default profile, lightcode policy") {
   check_parity("llama-2-7b", 128, "gpu_phu", "default", "lightcode");
 }
+TEST_CASE("event = analytical to the picosecond: llama-2-7b prefill on H100 SXM, fused GPU kernels") {
+  // h100_sxm fuses every rule: the fused tasks' SystemC waves come from GpuModel::plan_fused.
+  check_parity("llama-2-7b", 128, "h100_sxm", "default", "list");
+}
 TEST_CASE("event = analytical to the picosecond: llama-2-7b prefill, lightcode profile, list policy") {
   check_parity("llama-2-7b", 128, "cpu_phu", "lightcode", "list");
 }

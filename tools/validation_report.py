@@ -80,6 +80,15 @@ def pct(x):
     return "—" if x != x else f"{100 * x:.1f}%"
 
 
+def shown(path):
+    """A path as the report shows it: from its configs/ or reference/ folder on (no checkout path)."""
+    for marker in ("configs/", "reference/"):
+        i = path.rfind(marker)
+        if i >= 0:
+            return ("../shared/" if marker == "reference/" else "") + path[i:]
+    return path
+
+
 def short_model(m):
     return m.split("/")[-1].replace("-hf", "")
 
@@ -97,7 +106,7 @@ def report(attrs, kernels, e2e):
     w("/usr/bin/python3 tools/validation_report.py results/validation.h5 --out docs/VALIDATION.md")
     w("```")
     w("")
-    w(f"Reference: `{attrs.get('reference', '')}` — measured H100 SXM fp16 kernel times (vLLM's")
+    w(f"Reference: `{shown(attrs.get('reference', ''))}` — measured H100 SXM fp16 kernel times (vLLM's")
     w("modules of Llama-2-7B and 70B, 1-4096 tokens, tensor parallel 1/2/4/8; Vidur's profiling).")
     w("The GPU model's fitted constants (hw_models/gpu/gpu_kernel_fit.hpp) were fitted to this file;")
     w("the A100 below is predicted from its datasheet with the same constants (an unseen GPU).")
@@ -168,7 +177,7 @@ def report(attrs, kernels, e2e):
     w("")
     w("## End to end: prefill, batch 1, fp16")
     w("")
-    w(f"Systems: `{attrs.get('gpu_system', '')}` and `{attrs.get('a100_system', '')}` as shipped (eager runtime,")
+    w(f"Systems: `{shown(attrs.get('gpu_system', ''))}` and `{shown(attrs.get('a100_system', ''))}` as shipped (eager runtime,")
     w("launch overhead and kernel gap from the hardware YAML), analytical schedule. GEMM, attention and")
     w("element-wise are kernel time (the tasks' times with launches and gaps set to zero); gaps are the")
     w("rest of the makespan (launches, kernel gaps, host work). The A100 rows are predictions for an")

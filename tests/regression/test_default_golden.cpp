@@ -34,16 +34,16 @@ constexpr int64_t kTokens = 150;
 constexpr double kEnergyTolerancePj = 0.05;
 
 constexpr Golden kAnalytical[] = {
-    {"cpu", "time", "analytical", 2989772515036, 50250104505.057, 1108, 0, 0},
-    {"cpu", "energy", "analytical", 2989772515036, 50250104505.057, 1108, 0, 0},
-    {"cpu_phu", "time", "analytical", 137770276948, 49600258960.817, 1518, 73, 73},
-    {"cpu_phu", "energy", "analytical", 164630536288, 49594254976.817, 1206, 49, 73},
-    {"gpu", "time", "analytical", 3252488741, 42272325929.807, 1108, 0, 0},
-    {"gpu", "energy", "analytical", 3422584356, 42271941285.000, 1108, 0, 0},
-    {"h100_sxm_phu", "time", "analytical", 3225453821, 98604718680.134, 1108, 0, 73},
-    {"h100_sxm_phu", "energy", "analytical", 241553583549, 59767978253.360, 1518, 73, 73},
+    {"cpu", "time", "analytical", 944273332833, 46922326176.155, 1109, 0, 0},
+    {"cpu", "energy", "analytical", 944273332833, 46922326176.155, 1109, 0, 0},
+    {"cpu_phu", "time", "analytical", 106898529854, 46605196010.795, 1519, 73, 73},
+    {"cpu_phu", "energy", "analytical", 139450683441, 46478685358.235, 1205, 48, 73},
+    {"gpu", "time", "analytical", 3192811318, 33423190325.127, 1109, 0, 0},
+    {"gpu", "energy", "analytical", 3372381406, 33422808373.320, 1109, 0, 0},
+    {"h100_sxm_phu", "time", "analytical", 3168022992, 88069574227.454, 1109, 0, 73},
+    {"h100_sxm_phu", "energy", "analytical", 169983145530, 57277281408.540, 1519, 73, 73},
 };
-constexpr Golden kEvent = {"cpu_phu", "time", "event", 137797918940, 49600258960.817, 1518, 73, 73};
+constexpr Golden kEvent = {"cpu_phu", "time", "event", 106926177847, 46605196010.795, 1519, 73, 73};
 
 void check(const Golden& g) {
   CAPTURE(std::string(g.system));

@@ -27,7 +27,7 @@ ir::Graph load_model(const ModelRequest& request) {
     return import_tvm_file(request.model, options);
   }
   const ModelConfig config = builtin_model(request.model);
-  ir::Graph g = build_model(config, request.stage, request.length.value_or(kDefaultBuiltinLength));
+  ir::Graph g = build_model(config, request.stage, request.length.value_or(kDefaultBuiltinLength), request.logits);
   if (request.input_rule != g.input_rule()) g.apply_input_rule(request.input_rule);
   g.validate();
   return g;

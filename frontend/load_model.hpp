@@ -17,6 +17,7 @@ struct ModelRequest {
   std::optional<int64_t> length;  // prefill: tokens; decode: KV-cache length
   std::optional<int64_t> traced_length;  // TVM files: override the detected traced length
   ir::InputTypeRule input_rule = ir::InputTypeRule::own_entry;
+  Logits logits = Logits::last;   // built-in models only (model_builder.hpp)
 };
 
 inline constexpr int64_t kDefaultBuiltinLength = 128;

@@ -58,6 +58,9 @@ class Profile {
 
   // Scheduling: the policy used unless a scenario names one (sim/sched/policy.hpp).
   virtual std::string_view default_scheduler() const { return "list"; }
+  // Built-in models: whether prefill projects every prompt token to logits (the original's
+  // TVM graphs do) unless a scenario says `logits:`; else the last token only.
+  virtual bool logits_for_every_token() const { return false; }
 };
 
 std::unique_ptr<Profile> make_default_profile();

@@ -106,11 +106,7 @@ void build_gpt2(GraphEmitter& e, const ModelConfig& c, const Step& step) {
   const Value final_hidden = norm(e, c.norm_type, x);
   e.set_scope("lm_head");
   // TVM binds lm_head.weight as a constant of its own even when tied to wte.
-  const Value lm_weight = e.param("weight", Shape{c.vocab_size, hidden});
-  if (c.tie_word_embeddings) e.set_attr(lm_weight, "tied_to", "transformer.wte.weight");
-  const Value logits =
-      e.dense(e.reshape(final_hidden, Shape{t, hidden}, "view"), lm_weight, "dense");
-  e.output(e.reshape(logits, Shape{1, t, c.vocab_size}, "logits"));
+  lm_head(e, c, step, final_hidden, "transformer.wte.weight");
   for (const Value& p : presents) e.output(p);
 }
 

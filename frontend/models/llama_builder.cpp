@@ -123,11 +123,7 @@ void build_llama(GraphEmitter& e, const ModelConfig& c, const Step& step) {
   e.set_scope("model.norm");
   const Value final_hidden = norm(e, c.norm_type, x);
   e.set_scope("lm_head");
-  const Value lm_weight = e.param("weight", Shape{c.vocab_size, hidden});
-  if (c.tie_word_embeddings) e.set_attr(lm_weight, "tied_to", "model.embed_tokens.weight");
-  const Value logits =
-      e.dense(e.reshape(final_hidden, Shape{t, hidden}, "view"), lm_weight, "dense");
-  e.output(e.reshape(logits, Shape{1, t, c.vocab_size}, "logits"));
+  lm_head(e, c, step, final_hidden, "model.embed_tokens.weight");
   for (const Value& p : presents) e.output(p);
 }
 

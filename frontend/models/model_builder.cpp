@@ -18,7 +18,22 @@ std::string_view stage_name(Stage s) {
   return s == Stage::decode ? "decode" : "prefill";
 }
 
-ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length) {
+std::string_view logits_name(Logits l) {
+  return l == Logits::all ? "all" : "last";
+}
+
+Logits parse_logits(std::string_view s) {
+  if (s == "last") return Logits::last;
+  if (s == "all") return Logits::all;
+  throw Error("logits: expected 'last' or 'all', got '" + std::string(s) + "'");
+}
+
+Logits logits_for(std::string_view value, bool every_token) {
+  if (value.empty()) return every_token ? Logits::all : Logits::last;
+  return parse_logits(value);
+}
+
+ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length, Logits logits) {
   const std::string what = stage == Stage::decode ? "KV-cache length" : "sequence length";
   const std::string model = "model '" + config.name + "'";
   if (length < 1) {
@@ -37,6 +52,7 @@ ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length) {
   detail::Step step;
   step.tokens = stage == Stage::decode ? 1 : length;
   step.past = stage == Stage::decode ? length : 0;
+  step.last_logits = logits == Logits::last;
 
   // About 90 nodes per layer in every family, plus embeddings, mask and head.
   detail::GraphEmitter e(config.torch_dtype,

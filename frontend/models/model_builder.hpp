@@ -3,8 +3,10 @@
 // and node order of TVM's unfused (opt level 0) Relay graph-executor JSON, so one cost model
 // serves imported and built graphs: builtin gpt2 at 5 tokens is isomorphic to TVM's GPT-2
 // prefill graph, node for node in the same order (see tests/unit/frontend/test_models.cpp).
-//   prefill: `length` tokens, no cache; outputs logits [1, length, vocab] and per layer the
-//            key and value cache [1, kv_heads, length, head_dim].
+//   prefill: `length` tokens, no cache; outputs logits and per layer the key and value cache
+//            [1, kv_heads, length, head_dim]. Logits::all: logits [1, length, vocab] for every
+//            prompt token (TVM's traced graph); Logits::last: the final hidden state of the last
+//            token only is sliced out and projected, [1, 1, vocab] (what generation needs).
 //   decode:  one new token against a KV cache of `length` past tokens (inputs past_k_<i>,
 //            past_v_<i>); attention spans length + 1 keys; outputs logits [1, 1, vocab] and
 //            the updated cache [1, kv_heads, length + 1, head_dim].
@@ -21,9 +23,14 @@
 namespace lightcode::frontend {
 
 enum class Stage { prefill, decode };
+enum class Logits { last, all };
 
-std::string_view stage_name(Stage s);  // "prefill", "decode"
+std::string_view stage_name(Stage s);     // "prefill", "decode"
+std::string_view logits_name(Logits l);   // "last", "all"
+Logits parse_logits(std::string_view s);  // Error listing the choices
+// A scenario's `logits:` value, or when it is "" the default: all if `every_token`, else last.
+Logits logits_for(std::string_view value, bool every_token);
 
-ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length);
+ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length, Logits logits);
 
 }  // namespace lightcode::frontend

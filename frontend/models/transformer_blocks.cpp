@@ -78,6 +78,19 @@ Value causal_mask(GraphEmitter& e, Value attention_mask, const Step& step) {
   return e.scatter_nd(base, index, update, "assign");
 }
 
+void lm_head(GraphEmitter& e, const ModelConfig& c, const Step& step, Value final_hidden, const char* tied_to) {
+  const int64_t hidden = c.hidden_size;
+  const Value weight = e.param("weight", Shape{c.vocab_size, hidden});
+  if (c.tie_word_embeddings) e.set_attr(weight, "tied_to", tied_to);
+  int64_t rows = step.tokens;
+  if (step.last_logits && rows > 1) {
+    final_hidden = e.strided_slice(final_hidden, 1, rows - 1, rows, "last_token");
+    rows = 1;
+  }
+  const Value logits = e.dense(e.reshape(final_hidden, Shape{rows, hidden}, "view"), weight, "dense");
+  e.output(e.reshape(logits, Shape{1, rows, c.vocab_size}, "logits"));
+}
+
 Value softmax_upcast(GraphEmitter& e, Value x) {
   const DType dt = e.type(x).dtype;
   if (dt != DType::float16) return e.softmax(x);

@@ -13,6 +13,7 @@ namespace lightcode::frontend::detail {
 struct Step {
   int64_t tokens = 0;  // query positions in this call: the prompt, or 1 when decoding
   int64_t past = 0;    // KV-cache length before the call; 0 for prefill
+  bool last_logits = false;  // project only the last token's hidden state (model_builder.hpp)
   int64_t keys() const { return past + tokens; }
 };
 
@@ -26,6 +27,10 @@ Value activation(GraphEmitter& e, Activation act, Value x);
 // The 4-D additive mask [1, 1, tokens, keys] that `_update_causal_mask` builds from the
 // folded causal part and the attention_mask input [1, keys]; each layer slices it.
 Value causal_mask(GraphEmitter& e, Value attention_mask, const Step& step);
+// The output projection of `final_hidden` [1, tokens, hidden] to logits, made an output:
+// [1, tokens, vocab], or with step.last_logits the last token sliced out first, [1, 1, vocab].
+// Its weight is tied to `tied_to` when the config ties the embeddings.
+void lm_head(GraphEmitter& e, const ModelConfig& c, const Step& step, Value final_hidden, const char* tied_to);
 // softmax over the last axis; float16 upcasts to float32 around it, as OPT does.
 Value softmax_upcast(GraphEmitter& e, Value x);
 

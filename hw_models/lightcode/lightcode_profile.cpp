@@ -69,6 +69,7 @@ class LightcodeProfile final : public Profile {
   std::string_view partition_rule() const override { return "original"; }
 
   std::string_view default_scheduler() const override { return "lightcode"; }
+  bool logits_for_every_token() const override { return true; }
 };
 
 }  // namespace

@@ -18,6 +18,7 @@ namespace {
 struct InspectOptions {
   std::string model;
   std::string stage = "prefill";
+  std::string logits = "last";
   std::optional<int64_t> seq;
   std::optional<int64_t> kv;
   std::optional<int64_t> traced;
@@ -109,6 +110,11 @@ void register_inspect(CLI::App& app, CommandAction& action) {
   cmd->add_option("--stage", opts->stage, "prefill, or decode (one token against a KV cache)")
       ->check(CLI::IsMember({"prefill", "decode"}));
   cmd->add_option("--kv", opts->kv, "KV-cache length for --stage decode (default 128)");
+  cmd->add_option("--logits", opts->logits,
+                  "Built-in models: logits of the last prompt token (last) or of every token (all,\n"
+                  "as TVM traces the model)")
+      ->check(CLI::IsMember({"last", "all"}))
+      ->capture_default_str();
   cmd->add_option("--traced-len", opts->traced,
                   "Sequence length a TVM graph was traced at (default: detected from input_ids)");
   cmd->add_option("--top", opts->top, "How many of the largest matrix products to list")
@@ -127,6 +133,7 @@ void register_inspect(CLI::App& app, CommandAction& action) {
       }
       req.length = opts->kv ? opts->kv : opts->seq;
       req.traced_length = opts->traced;
+      req.logits = frontend::parse_logits(opts->logits);
       const ir::Graph g = frontend::load_model(req);
       const ir::GraphSummary s = ir::summarize(g, opts->top);
       if (opts->json) {

@@ -1,4 +1,4 @@
-// `lightcode list [families|profiles|schedulers|objectives]`: every registered thing a
+// `lightcode list [families|profiles|schedulers|objectives|fusion]`: every registered thing a
 // scenario or a system file can name, with what it does.
 #include <iomanip>
 #include <iostream>
@@ -8,6 +8,7 @@
 #include "sim/app/commands.hpp"
 #include "sim/app/listing.hpp"
 #include "sim/core/error.hpp"
+#include "sim/ir/fusion.hpp"
 #include "sim/opt/objective.hpp"
 #include "sim/sched/policy.hpp"
 
@@ -23,8 +24,9 @@ void line(std::ostream& out, int indent, std::string_view name, std::string_view
 
 void print_registries(std::ostream& out, const std::string& what) {
   const bool all = what.empty();
-  if (!all && what != "families" && what != "profiles" && what != "schedulers" && what != "objectives") {
-    throw Error("lightcode list: '" + what + "' is not one of families, profiles, schedulers, objectives");
+  if (!all && what != "families" && what != "profiles" && what != "schedulers" && what != "objectives" &&
+      what != "fusion") {
+    throw Error("lightcode list: '" + what + "' is not one of families, profiles, schedulers, objectives, fusion");
   }
   if (all || what == "families") {
     if (all) out << "hardware families (`family:` in configs/hardware/*.yaml) and their algorithms\n";
@@ -47,6 +49,13 @@ void print_registries(std::ostream& out, const std::string& what) {
       line(out, all ? 2 : 0, o.name, std::string(o.description) + " [" + std::string(o.unit) + "]", 12);
     }
   }
+  if (all || what == "fusion") {
+    if (all) out << "fusion rules (fused-kernel candidates; a unit's `fusion:` names those it runs)\n";
+    for (const auto& r : ir::fusion_rules()) {
+      line(out, all ? 2 : 0, r.name, std::string(r.description) + " [" + std::string(ir::kernel_class_name(r.cls)) + "]",
+           16);
+    }
+  }
 }
 
 void register_list(CLI::App& app, CommandAction& action) {
@@ -54,10 +63,10 @@ void register_list(CLI::App& app, CommandAction& action) {
   CLI::App* cmd = app.add_subcommand(
       "list",
       "Everything registered that a scenario or a system file can name: hardware families and\n"
-      "their algorithms, profiles, scheduling policies, objectives.\n\n"
+      "their algorithms, profiles, scheduling policies, objectives, fusion rules.\n\n"
       "  lightcode list\n"
       "  lightcode list schedulers");
-  cmd->add_option("what", *what, "Only one section: families, profiles, schedulers or objectives");
+  cmd->add_option("what", *what, "Only one section: families, profiles, schedulers, objectives or fusion");
   cmd->callback([what, &action] {
     action = [what] {
       print_registries(std::cout, *what);

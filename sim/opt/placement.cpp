@@ -50,9 +50,14 @@ void add_group_constraints(const StackedGraph& stacks, const Partition& part, in
       const std::vector<ir::NodeId>& gm = stacks.group(g).kernel.members;
       for (size_t i = 0; i + 1 < gm.size(); ++i) {
         const int32_t u = local_of(gm[i]), w = local_of(gm[i + 1]);
-        if (u < 0 || w < 0) {
-          throw Error("internal: the " + std::string(stacks.group(g).kernel.rule) + " group of node '" +
-                      stacks.graph().node(stacks.group(g).kernel.anchor).name + "' spans subgraphs");
+        if (u < 0 || w < 0) {  // a partition that cuts the group (not partition_for(stacks)): not a choice
+          for (ir::NodeId m : gm) {
+            const int32_t v = local_of(m);
+            for (int k = 0; v >= 0 && k < stacks.candidate_count(m); ++k) {
+              if (stacks.candidate(m, k).group == g) p.node_cost[static_cast<size_t>(v)][static_cast<size_t>(k)].forbidden = true;
+            }
+          }
+          break;
         }
         SelectionProblem::Edge e;
         e.from = u;

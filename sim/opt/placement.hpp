@@ -4,6 +4,10 @@
 // (same candidates, costs and edges, which is what "same kinds, shapes, edges and candidate
 // sets" amounts to) are solved once: the cache is keyed on the problem itself, so a hit
 // gives exactly the placement a fresh solve would.
+// Fused groups (stacked_graph.hpp): all members take the group's candidate or none does
+// (forbidden pairs between consecutive members); an edge inside a chosen group moves nothing
+// and a tensor the group already reads moves once; a group a cut splits is not a choice
+// (partition_for(stacks) never splits one).
 #include <cstdint>
 #include <vector>
 

@@ -63,6 +63,7 @@ Selection evaluate(const SelectionProblem& p, const std::vector<int>& choice) {
   s.choice = choice;
   for (size_t v = 0; v < p.node_cost.size(); ++v) {
     const PairCost& c = p.node_cost[v][static_cast<size_t>(choice[v])];
+    s.feasible = s.feasible && !c.forbidden;
     s.time = s.time.plus(c.time, kSumOfTimes);
     s.energy_pj += c.energy_pj;
   }
@@ -124,6 +125,7 @@ Selection select_exact(const SelectionProblem& p, Objective objective) {
         for (int c = 0; c < choices(v); ++c) {
           Partial q{alt.time, alt.energy_pj, parent, c};
           const PairCost& nc = p.node_cost[static_cast<size_t>(v)][static_cast<size_t>(c)];
+          if (nc.forbidden) continue;
           q.time = q.time.plus(nc.time, kSumOfTimes);
           q.energy_pj += nc.energy_pj;
           bool forbidden = false;

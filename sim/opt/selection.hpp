@@ -22,7 +22,8 @@ namespace lightcode::opt {
 struct PairCost {
   Time time;
   double energy_pj = 0.0;
-  // The pair of choices is not allowed (a fused group chosen by some of its members only).
+  // The pair of choices (or, as a node cost, the choice) is not allowed: a fused group chosen by
+  // some of its members only, or one that a cut splits.
   bool forbidden = false;
 };
 

@@ -122,9 +122,12 @@ const hw::Cost& StackedGraph::kernel_cost(int32_t g, hw::UnitType unit) const {
 }
 
 const ir::TensorType& StackedGraph::edge_tensor(ir::NodeId consumer, int position) const {
-  const ir::Input& in = graph_->node(consumer).inputs[static_cast<size_t>(position)];
-  const int output = system_->profile().input_rule() == ir::InputTypeRule::entry0 ? 0 : in.output;
-  return graph_->node(in.node).output(output);
+  const ir::Node& node = graph_->node(consumer);
+  const ir::Input& in = node.inputs[static_cast<size_t>(position)];
+  if (system_->profile().input_rule() == ir::InputTypeRule::entry0) return graph_->node(in.node).output(0);
+  // A take (embedding lookup) reads only the rows it gathers: its output's worth of the table.
+  if (node.kind == ir::OpKind::take && position == 0) return node.output();
+  return graph_->node(in.node).output(in.output);
 }
 
 bool StackedGraph::photonic_possible(ir::NodeId id) const {

@@ -53,8 +53,9 @@ class StackedGraph {
   }
   const Candidate& candidate(ir::NodeId id, int k) const { return *(begin(id) + k); }
 
-  // The tensor input `position` of `consumer` moves: the producer output it reads, or in the
-  // `lightcode` profile the producer's output 0 (the original's rule).
+  // The tensor input `position` of `consumer` moves: the producer output it reads (a take's
+  // table: only the rows it gathers), or in the `lightcode` profile the producer's output 0
+  // (the original's rule).
   const ir::TensorType& edge_tensor(ir::NodeId consumer, int position) const;
   // Throws lightcode::Error naming the consumer when the cost cannot be represented.
   hw::Cost edge_cost(ir::NodeId consumer, int position, hw::UnitType from, hw::UnitType to) const {

@@ -39,6 +39,7 @@ PointSpec point_for(const CrossoverScenario& s, const std::string& system, const
   p.model = s.model;
   p.traced_length = s.traced_length;
   p.stage = s.stage;
+  p.logits = s.logits;
   p.sequence_length = length;
   p.system = system;
   p.objective = objective;
@@ -190,6 +191,7 @@ CrossoverScenario parse_crossover(std::string_view text, const std::string& file
     set_point_field(p, "traced_length", params.at("traced_length"), base);
     s.traced_length = p.traced_length;
   }
+  if (!frontend::is_graph_file(s.model) && params.has("logits")) s.logits = params.choice("logits");
   if (params.has("profile")) set_point_field(p, "profile", params.at("profile"), base);
   s.profile = params.text("profile");
 
@@ -255,6 +257,7 @@ opt::GraphAtLength scenario_graphs(const CrossoverScenario& s) {
   req.model = s.model;
   req.stage = s.stage == "decode" ? frontend::Stage::decode : frontend::Stage::prefill;
   req.traced_length = s.traced_length;
+  req.logits = frontend::logits_for(s.logits, profile.logits_for_every_token());
   // Same input-type rule as run_point, so the thresholds see the placement's edge tensors.
   req.input_rule = profile.input_rule();
   return [req](int64_t length) {

@@ -74,6 +74,7 @@ struct CrossoverScenario {
   std::string model;
   std::optional<int64_t> traced_length;
   std::string stage = "prefill";
+  std::string logits;  // "" = the profile's default
   std::string profile = "default";
   std::vector<std::string> systems;     // resolved paths
   std::vector<std::string> objectives;  // time | energy | edp, in file order

@@ -145,6 +145,7 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   req.stage = point.stage == "decode" ? frontend::Stage::decode : frontend::Stage::prefill;
   req.length = point.sequence_length;
   req.traced_length = point.traced_length;
+  req.logits = frontend::logits_for(point.logits, profile.logits_for_every_token());
   req.input_rule = profile.input_rule();
   const ir::Graph graph = frontend::load_model(req);
   const hw::System system = hw::System::from_config(system_config(point), profile);

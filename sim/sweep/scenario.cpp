@@ -22,8 +22,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kPointKeys{"model",     "traced_length", "stage",   "sequence_length", "new_tokens",
-                                          "system",    "objective",     "profile", "scheduler",       "fidelity"};
+const std::vector<std::string> kPointKeys{"model",  "traced_length", "stage",   "logits",    "sequence_length",
+                                          "new_tokens", "system",       "objective", "profile", "scheduler",
+                                          "fidelity"};
 
 bool is_point_key(const std::string& k) {
   for (const auto& p : kPointKeys) {
@@ -166,6 +167,8 @@ void set_point_field(PointSpec& point, const std::string& key, const ConfigNode&
     point.traced_length = value.as_int();
   } else if (key == "stage") {
     point.stage = value.as_string();
+  } else if (key == "logits") {
+    point.logits = value.as_string();
   } else if (key == "sequence_length") {
     point.sequence_length = value.as_int();
   } else if (key == "new_tokens") {

@@ -45,6 +45,7 @@ struct PointSpec {
   std::string model;
   std::optional<int64_t> traced_length;
   std::string stage = "prefill";
+  std::string logits;  // built-in models: last | all; "" = the profile's default
   int64_t sequence_length = 0;
   int64_t new_tokens = 0;
   std::string system;

@@ -53,6 +53,10 @@ const ParamTable& scenario_table() {
               .fallback("prefill")
               .doc("prefill a prompt, decode one token against a KV cache, or generate new_tokens "
                    "after a prompt"),
+          Param::choice("logits", {"last", "all"})
+              .doc("built-in models only: project the last prompt token's hidden state to logits "
+                   "(what generation needs), or every token's (TVM's traced graph); default: last, "
+                   "all under the lightcode profile (the original's graphs)"),
           Param::count("sequence_length", limits::kSequenceLength)
               .doc("prefill tokens, the KV-cache length (decode) or the prompt (generate); "
                    "required, here or as a sweep axis"),
@@ -103,6 +107,7 @@ const ParamTable& crossover_table() {
           Param::choice("stage", {"prefill", "decode"}).fallback("prefill").doc(
               "prefill: the length is the prompt; decode: the length is the KV cache"),
           scenario_row("traced_length"),
+          scenario_row("logits"),
           scenario_row("profile"),
           Param::list("systems").required().doc(
               "a list of at least two configs/systems/*.yaml files, each once; ties go to the "
@@ -122,12 +127,14 @@ const ParamTable& crossover_table() {
 bool scenario_key_read(const PointSpec& point, std::string_view key) {
   if (key == "traced_length") return frontend::is_graph_file(point.model);
   if (key == "new_tokens") return point.stage == "generate";
+  if (key == "logits") return !frontend::is_graph_file(point.model);
   return true;
 }
 
 std::string read_only_with(std::string_view key) {
   if (key == "traced_length") return "a TVM graph file for model";
   if (key == "new_tokens") return "stage: generate";
+  if (key == "logits") return "a built-in model";
   return "";
 }
 

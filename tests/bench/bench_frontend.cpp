@@ -41,7 +41,7 @@ void build_builtin(benchmark::State& state, const char* name, frontend::Stage st
   const auto length = state.range(0);
   size_t nodes = 0;
   for (auto _ : state) {
-    ir::Graph g = frontend::build_model(config, stage, length);
+    ir::Graph g = frontend::build_model(config, stage, length, frontend::Logits::last);
     nodes = g.size();
     benchmark::DoNotOptimize(g);
   }

@@ -24,15 +24,16 @@ int main(int argc, char** argv) {
   frontend::ModelRequest request;
   request.model = argv[1];
   request.length = std::atoll(argv[2]);
-  const ir::Graph g = frontend::load_model(request);
   const hw::Profile& profile = hw::profile_named(argv[4]);
+  request.logits = frontend::logits_for("", profile.logits_for_every_token());  // as run_point builds it
+  const ir::Graph g = frontend::load_model(request);
   const hw::System system = hw::System::load(argv[3], profile);
   const std::vector<int> instances = sched::unit_instances(system);
   const sched::SchedulingPolicy& policy = sched::default_policies().at(profile.default_scheduler());
   int64_t makespan = 0;
   for (int i = 0, runs = std::atoi(argv[5]); i < runs; ++i) {
     const opt::StackedGraph stacks(g, system);
-    const opt::Partition part = opt::partition_for(g, profile);
+    const opt::Partition part = opt::partition_for(stacks);
     const opt::Placement placement = opt::place(stacks, part, opt::Objective::time);
     const opt::TaskGraph tasks = opt::expand(stacks, part, placement);
     makespan += sched::schedule(tasks, instances, policy).makespan.count_ps();

@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (c.num_hidden_layers > kMaxLayersTimesHidden / c.hidden_size) return;
     if (c.intermediate_size > kMaxWidth || c.vocab_size > kMaxWidth) return;
     for (const frontend::Stage stage : {frontend::Stage::prefill, frontend::Stage::decode}) {
-      const ir::Graph g = frontend::build_model(c, stage, 8);
+      const ir::Graph g = frontend::build_model(c, stage, 8, frontend::Logits::last);
       fuzz::require(g.size() > 0, "an empty graph");
       g.validate();
     }

@@ -46,7 +46,7 @@ void check_schedule(const opt::TaskGraph& tasks, const sched::Schedule& schedule
 void optimize(const ir::Graph& graph, const hw::System& system) {
   const std::string what = "graph on " + system.name();
   const opt::StackedGraph stacks(graph, system);
-  const opt::Partition part = opt::partition_for(graph, system.profile());
+  const opt::Partition part = opt::partition_for(stacks);
   const opt::Placement placement = opt::place(stacks, part, opt::Objective::time);
   fuzz::require(placement.choice.size() == graph.size(),
                 what + ": placement does not cover the graph");

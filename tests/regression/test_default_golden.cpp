@@ -34,16 +34,16 @@ constexpr int64_t kTokens = 150;
 constexpr double kEnergyTolerancePj = 0.05;
 
 constexpr Golden kAnalytical[] = {
-    {"cpu", "time", "analytical", 2989772515036, 50250104505.057, 1108, 0, 0},
-    {"cpu", "energy", "analytical", 2989772515036, 50250104505.057, 1108, 0, 0},
-    {"cpu_phu", "time", "analytical", 137770276948, 49600258960.817, 1518, 73, 73},
-    {"cpu_phu", "energy", "analytical", 164630536288, 49594254976.817, 1206, 49, 73},
-    {"gpu", "time", "analytical", 2652325945, 42272325929.807, 1108, 0, 0},
-    {"gpu", "energy", "analytical", 2822401635, 42271941285.000, 1108, 0, 0},
-    {"h100_sxm_phu", "time", "analytical", 1045388385, 54475253939.292, 512, 0, 73},
-    {"h100_sxm_phu", "energy", "analytical", 234182400391, 39844366877.360, 703, 49, 73},
+    {"cpu", "time", "analytical", 944273332833, 46922326176.155, 1109, 0, 0},
+    {"cpu", "energy", "analytical", 944273332833, 46922326176.155, 1109, 0, 0},
+    {"cpu_phu", "time", "analytical", 106898529854, 46605196010.795, 1519, 73, 73},
+    {"cpu_phu", "energy", "analytical", 139450683441, 46478685358.235, 1205, 48, 73},
+    {"gpu", "time", "analytical", 2593807259, 33423190325.127, 1109, 0, 0},
+    {"gpu", "energy", "analytical", 2773354929, 33422808373.320, 1109, 0, 0},
+    {"h100_sxm_phu", "time", "analytical", 990108041, 44677485523.412, 513, 0, 73},
+    {"h100_sxm_phu", "energy", "analytical", 162611957841, 37353670032.540, 704, 49, 73},
 };
-constexpr Golden kEvent = {"cpu_phu", "time", "event", 137797918940, 49600258960.817, 1518, 73, 73};
+constexpr Golden kEvent = {"cpu_phu", "time", "event", 106926177847, 46605196010.795, 1519, 73, 73};
 
 void check(const Golden& g) {
   CAPTURE(std::string(g.system));

@@ -8,7 +8,7 @@
 using lightcode::test::run_lightcode;
 
 TEST_CASE("inspect a built-in GPT-2 as JSON") {
-  const auto r = run_lightcode("inspect gpt2 --seq 5 --json");
+  const auto r = run_lightcode("inspect gpt2 --seq 5 --logits all --json");
   REQUIRE(r.exit_code == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["nodes"] == 1108);
@@ -22,7 +22,7 @@ TEST_CASE("inspect a built-in GPT-2 as JSON") {
 TEST_CASE("inspect prints a readable summary") {
   const auto r = run_lightcode("inspect gpt2 --seq 1400");
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out.find("nodes       1108") != std::string::npos);
+  CHECK(r.out.find("nodes       1109") != std::string::npos);  // the last token's slice before lm_head
   CHECK(r.out.find("largest matrix products") != std::string::npos);
   CHECK(r.err.empty());
 }
@@ -33,7 +33,7 @@ TEST_CASE("inspect a TVM graph file, re-sized") {
   const auto traced = run_lightcode("inspect " + path + " --json");
   REQUIRE(traced.exit_code == 0);
   CHECK(nlohmann::json::parse(traced.out)["macs"] == 618120960);
-  const auto built = run_lightcode("inspect gpt2 --seq 150 --json");
+  const auto built = run_lightcode("inspect gpt2 --seq 150 --logits all --json");
   const auto resized = run_lightcode("inspect " + path + " --seq 150 --json");
   REQUIRE(resized.exit_code == 0);
   CHECK(nlohmann::json::parse(resized.out)["macs"] == nlohmann::json::parse(built.out)["macs"]);

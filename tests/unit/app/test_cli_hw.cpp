@@ -10,11 +10,11 @@
 using lightcode::test::run_lightcode;
 using lightcode::test::source_dir;
 
-TEST_CASE("lightcode list prints every registry: families, profiles, schedulers, objectives") {
+TEST_CASE("lightcode list prints every registry: families, profiles, schedulers, objectives, fusion rules") {
   const auto r = run_lightcode("list");
   REQUIRE(r.exit_code == 0);
   for (const char* s : {"hardware families", "profiles", "scheduling policies", "objectives", "  list ",
-                        "  lightcode ", "  edp ", "tensor_core"}) {
+                        "  lightcode ", "  edp ", "tensor_core", "fusion rules", "  attention "}) {
     CAPTURE(s);
     CHECK(r.out.find(s) != std::string::npos);
   }
@@ -25,7 +25,13 @@ TEST_CASE("lightcode list prints every registry: families, profiles, schedulers,
   CHECK(schedulers.out.find("tensor_core") == std::string::npos);
   const auto bad = run_lightcode("list gadgets");
   CHECK(bad.exit_code == 2);
-  CHECK(bad.err.find("'gadgets' is not one of families, profiles, schedulers, objectives") != std::string::npos);
+  CHECK(bad.err.find("'gadgets' is not one of families, profiles, schedulers, objectives, fusion") != std::string::npos);
+  const auto fusion = run_lightcode("list fusion");
+  REQUIRE(fusion.exit_code == 0);
+  for (const char* rule : {"gemm_epilogue ", "horizontal_gemm ", "norm ", "rope ", "activation ", "attention "}) {
+    const bool listed = fusion.out.find(std::string("\n") + rule) != std::string::npos || fusion.out.rfind(rule, 0) == 0;
+    CHECK(listed);
+  }
 }
 
 TEST_CASE("hw list prints every family and its algorithms") {

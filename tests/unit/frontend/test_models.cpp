@@ -144,7 +144,7 @@ TEST_CASE("the model zoo lists its configs sorted and each builds both stages") 
     CHECK(c.name == name);
     CHECK(!c.source.empty());
     for (const Stage stage : {Stage::prefill, Stage::decode}) {
-      const ir::Graph g = frontend::build_model(c, stage, 7);
+      const ir::Graph g = frontend::build_model(c, stage, 7, frontend::Logits::all);
       CHECK_NOTHROW(g.validate());
       CHECK(g.source() ==
             "builtin:" + name + "@" + std::string(frontend::stage_name(stage)) + "/7");
@@ -168,7 +168,7 @@ TEST_CASE("the model zoo lists its configs sorted and each builds both stages") 
 }
 
 TEST_CASE("builtin gpt2 prefill at 5 tokens has the TVM graph's size and work") {
-  const ir::Graph g = frontend::build_model(frontend::builtin_model("gpt2"), Stage::prefill, 5);
+  const ir::Graph g = frontend::build_model(frontend::builtin_model("gpt2"), Stage::prefill, 5, frontend::Logits::all);
   const Counts c = count(g);
   CHECK(g.size() == 1108);
   CHECK(c.dense == 49);
@@ -178,16 +178,37 @@ TEST_CASE("builtin gpt2 prefill at 5 tokens has the TVM graph's size and work") 
 
 TEST_CASE("builtin llama-2-7b prefill at 6 tokens has the TVM graph's size and work") {
   const ir::Graph g =
-      frontend::build_model(float32(frontend::builtin_model("llama-2-7b")), Stage::prefill, 6);
+      frontend::build_model(float32(frontend::builtin_model("llama-2-7b")), Stage::prefill, 6, frontend::Logits::all);
   CHECK(g.size() == 2823);
   CHECK(count(g).macs == 39'651'901'440);
+}
+
+TEST_CASE("logits: last projects only the last prompt token: lm_head does 1/T of its work") {
+  for (const char* name : {"gpt2", "llama-2-7b", "opt-1.3b"}) {
+    CAPTURE(name);
+    const frontend::ModelConfig c = frontend::builtin_model(name);
+    const ir::Graph all = frontend::build_model(c, Stage::prefill, 64, frontend::Logits::all);
+    const ir::Graph last = frontend::build_model(c, Stage::prefill, 64, frontend::Logits::last);
+    CHECK(last.size() == all.size() + 1);  // the slice of the last token
+    const int64_t lm_head = c.hidden_size * c.vocab_size;
+    CHECK(count(all).macs - count(last).macs == 63 * lm_head);
+    const ir::Input logits = last.heads().front();
+    CHECK(last.node(logits.node).output().shape == ir::Shape{1, 1, c.vocab_size});
+    // Decode is one token either way.
+    CHECK(frontend::build_model(c, Stage::decode, 64, frontend::Logits::last).size() ==
+          frontend::build_model(c, Stage::decode, 64, frontend::Logits::all).size());
+  }
+  CHECK(frontend::parse_logits("all") == frontend::Logits::all);
+  CHECK_THROWS_WITH_AS(frontend::parse_logits("first"), doctest::Contains("expected 'last' or 'all'"), Error);
+  CHECK(frontend::logits_for("", true) == frontend::Logits::all);
+  CHECK(frontend::logits_for("", false) == frontend::Logits::last);
 }
 
 TEST_CASE("builtin gpt2 prefill at 5 is TVM's GPT-2 prefill graph, node for node") {
   const std::string path = test::tvm_graph("gpt2_prefill_seq5_graph.json");
   if (!test::have_external(path)) return;
   const ir::Graph tvm = frontend::import_tvm_file(path);
-  const ir::Graph built = frontend::build_model(frontend::builtin_model("gpt2"), Stage::prefill, 5);
+  const ir::Graph built = frontend::build_model(frontend::builtin_model("gpt2"), Stage::prefill, 5, frontend::Logits::all);
   CHECK(ir::isomorphism_mismatch(built, tvm) == "");
   CHECK(ordered_difference(built, tvm) == "");
 }
@@ -198,7 +219,7 @@ TEST_CASE("TVM's GPT-2 prefill graph re-sized to 1400 is builtin gpt2 at 1400") 
   ir::Graph tvm = frontend::import_tvm_file(path);
   tvm.resize_sequence(5, 1400);
   const ir::Graph built =
-      frontend::build_model(frontend::builtin_model("gpt2"), Stage::prefill, 1400);
+      frontend::build_model(frontend::builtin_model("gpt2"), Stage::prefill, 1400, frontend::Logits::all);
   CHECK(ir::isomorphism_mismatch(built, tvm) == "");
   CHECK(ordered_difference(built, tvm) == "");
 }
@@ -207,7 +228,7 @@ TEST_CASE("builtin gpt2 decode with 6 cached tokens is TVM's GPT-2 decoder graph
   const std::string path = test::tvm_graph("gpt2_decoder_seq6_graph.json");
   if (!test::have_external(path)) return;
   const ir::Graph tvm = frontend::import_tvm_file(path);
-  const ir::Graph built = frontend::build_model(frontend::builtin_model("gpt2"), Stage::decode, 6);
+  const ir::Graph built = frontend::build_model(frontend::builtin_model("gpt2"), Stage::decode, 6, frontend::Logits::all);
   CHECK(ir::isomorphism_mismatch(built, tvm) == "");
   CHECK(ordered_difference(built, tvm) == "");
 }
@@ -217,7 +238,7 @@ TEST_CASE("builtin llama-2-7b prefill at 6 (float32) is TVM's Llama-2-7B graph")
   if (!test::have_external(path)) return;
   const ir::Graph tvm = frontend::import_tvm_file(path);
   const ir::Graph built =
-      frontend::build_model(float32(frontend::builtin_model("llama-2-7b")), Stage::prefill, 6);
+      frontend::build_model(float32(frontend::builtin_model("llama-2-7b")), Stage::prefill, 6, frontend::Logits::all);
   CHECK(ir::isomorphism_mismatch(built, tvm) == "");
   CHECK(ordered_difference(built, tvm) == "");
 }
@@ -229,12 +250,12 @@ TEST_CASE("TVM's decoder and Llama graphs re-sized are the builtins at that leng
   ir::Graph tvm = frontend::import_tvm_file(decoder);
   tvm.resize_sequence(6, 1000);
   CHECK(ordered_difference(
-            frontend::build_model(frontend::builtin_model("gpt2"), Stage::decode, 1000), tvm) ==
+            frontend::build_model(frontend::builtin_model("gpt2"), Stage::decode, 1000, frontend::Logits::all), tvm) ==
         "");
   tvm = frontend::import_tvm_file(llama);
   tvm.resize_sequence(6, 333);
   const ir::Graph built =
-      frontend::build_model(float32(frontend::builtin_model("llama-2-7b")), Stage::prefill, 333);
+      frontend::build_model(float32(frontend::builtin_model("llama-2-7b")), Stage::prefill, 333, frontend::Logits::all);
   CHECK(ir::isomorphism_mismatch(built, tvm) == "");
   CHECK(ordered_difference(built, tvm) == "");
 }
@@ -243,14 +264,14 @@ TEST_CASE("the isomorphism checks above can fail: prefill at 5 is not the decode
   const std::string path = test::tvm_graph("gpt2_decoder_seq6_graph.json");
   if (!test::have_external(path)) return;
   const ir::Graph tvm = frontend::import_tvm_file(path);
-  const ir::Graph built = frontend::build_model(frontend::builtin_model("gpt2"), Stage::decode, 5);
+  const ir::Graph built = frontend::build_model(frontend::builtin_model("gpt2"), Stage::decode, 5, frontend::Logits::all);
   CHECK(ir::isomorphism_mismatch(built, tvm) != "");
   CHECK(ordered_difference(built, tvm) != "");
 }
 
 TEST_CASE("llama-3-8b shares 8 KV heads among 32 query heads (repeat_kv)") {
   const frontend::ModelConfig c = frontend::builtin_model("llama-3-8b");
-  const ir::Graph g = frontend::build_model(c, Stage::decode, 100);
+  const ir::Graph g = frontend::build_model(c, Stage::decode, 100, frontend::Logits::all);
   const Counts k = count(g);
   CHECK(k.dense == 7 * 32 + 1);
   CHECK(k.matmul == 2 * 32);
@@ -282,7 +303,7 @@ TEST_CASE("llama-3-8b shares 8 KV heads among 32 query heads (repeat_kv)") {
 
 TEST_CASE("llama in float16 upcasts RMSNorm to float32 and casts back") {
   const ir::Graph g =
-      frontend::build_model(frontend::builtin_model("llama-2-7b"), Stage::prefill, 6);
+      frontend::build_model(frontend::builtin_model("llama-2-7b"), Stage::prefill, 6, frontend::Logits::all);
   CHECK(g.size() == 2823 + 2 * (2 * 32 + 1));  // two casts per RMSNorm
   for (const ir::Node& n : g.nodes()) {
     if (n.kind == ir::OpKind::rsqrt) CHECK(n.output().dtype == ir::DType::float32);
@@ -292,7 +313,7 @@ TEST_CASE("llama in float16 upcasts RMSNorm to float32 and casts back") {
 
 TEST_CASE("opt-1.3b: learned positions, q/k/v with biases, ReLU feed-forward, additive mask") {
   const frontend::ModelConfig c = frontend::builtin_model("opt-1.3b");
-  const ir::Graph g = frontend::build_model(c, Stage::prefill, 9);
+  const ir::Graph g = frontend::build_model(c, Stage::prefill, 9, frontend::Logits::all);
   const Counts k = count(g);
   CHECK(k.dense == 6 * 24 + 1);
   CHECK(k.matmul == 2 * 24);
@@ -313,7 +334,7 @@ TEST_CASE("opt-1.3b: learned positions, q/k/v with biases, ReLU feed-forward, ad
     if (n.kind == ir::OpKind::softmax) CHECK(n.output().dtype == ir::DType::float32);
   }
   CHECK(positions);
-  const ir::Graph d = frontend::build_model(c, Stage::decode, 30);
+  const ir::Graph d = frontend::build_model(c, Stage::decode, 30, frontend::Logits::all);
   CHECK(d.node(d.heads()[2].node).output().shape == ir::Shape{1, 32, 31, 64});
   CHECK(d.node(d.heads()[1].node).kind == ir::OpKind::concatenate);
 }
@@ -392,20 +413,20 @@ TEST_CASE("model YAML values are range- and consistency-checked where they are w
 TEST_CASE("a negative sequence length is an error") {
   const frontend::ModelConfig c = frontend::builtin_model("gpt2");
   CHECK(error_of([&] {
-          frontend::build_model(c, Stage::prefill, -3);
+          frontend::build_model(c, Stage::prefill, -3, frontend::Logits::all);
         }).find("sequence length must be positive, got -3") != std::string::npos);
   CHECK(error_of([&] {
-          frontend::build_model(c, Stage::decode, -1);
+          frontend::build_model(c, Stage::decode, -1, frontend::Logits::all);
         }).find("KV-cache length must be positive, got -1") != std::string::npos);
 }
 
 TEST_CASE("a zero sequence length is an error") {
   const frontend::ModelConfig c = frontend::builtin_model("llama-2-7b");
   CHECK(error_of([&] {
-          frontend::build_model(c, Stage::prefill, 0);
+          frontend::build_model(c, Stage::prefill, 0, frontend::Logits::all);
         }).find("model 'llama-2-7b': sequence length must be positive, got 0") !=
         std::string::npos);
   CHECK(error_of([&] {
-          frontend::build_model(c, Stage::decode, 0);
+          frontend::build_model(c, Stage::decode, 0, frontend::Logits::all);
         }).find("KV-cache length must be positive, got 0") != std::string::npos);
 }

@@ -65,6 +65,36 @@ TEST_CASE("GPT-2 partition: articulation cuts, 36 residual and cache-output edge
   }
 }
 
+TEST_CASE("a take moves only the rows it gathers, and weights in the GPU's own HBM move nothing") {
+  const ir::Graph g = gpt2(32);
+  const hw::System cpu = hw::System::load(system_path("cpu_phu"), hw::profile_named("default"));
+  const opt::StackedGraph on_cpu(g, cpu);
+  const hw::System gpu = hw::System::load(system_path("h100_sxm"), hw::profile_named("default"));
+  const opt::StackedGraph on_gpu(g, gpu);
+  int takes = 0;
+  for (size_t i = 0; i < g.size(); ++i) {
+    const ir::Node& n = g.nodes()[i];
+    if (n.kind != ir::OpKind::take) continue;
+    ++takes;
+    const auto id = static_cast<ir::NodeId>(i);
+    CHECK(on_cpu.edge_tensor(id, 0).bytes() == n.output().bytes());  // rows x width, not the table
+    CHECK(g.node(n.inputs[0].node).output().bytes() > 100 * n.output().bytes());
+    const hw::Cost from_hbm = on_gpu.edge_cost(id, 0, gpu.find("hbm"), gpu.find("gpu"));
+    CHECK(from_hbm.time == Time::zero());
+    CHECK(from_hbm.energy.picojoules() == 0.0);
+  }
+  CHECK(takes == 1);  // the token embedding (the positions are a folded constant)
+  // The lightcode profile keeps the original's rule: the producer's whole output moves.
+  const ir::Graph lg = gpt2(32);
+  const hw::System lsys = hw::System::load(system_path("cpu_phu", "lightcode"), hw::profile_named("lightcode"));
+  const opt::StackedGraph lstacks(lg, lsys);
+  for (size_t i = 0; i < lg.size(); ++i) {
+    if (lg.nodes()[i].kind != ir::OpKind::take) continue;
+    CHECK(lstacks.edge_tensor(static_cast<ir::NodeId>(i), 0).bytes() ==
+          lg.node(lg.nodes()[i].inputs[0].node).output().bytes());
+  }
+}
+
 TEST_CASE("placement and the whole expansion are deterministic") {
   const ir::Graph g = gpt2(64);
   const hw::System sys = hw::System::load(system_path("gpu_phu"), hw::profile_named("default"));

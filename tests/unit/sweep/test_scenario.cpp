@@ -135,6 +135,16 @@ TEST_CASE("a scenario key no point reads names the file, line and key") {
   CHECK(msg.find("sweep axis 'new_tokens': value 8 is set but not read by any point of this scenario") != std::string::npos);
 }
 
+TEST_CASE("`logits:` is read for built-in models only, and a graph file with it is an error") {
+  const sweep::Scenario s = sweep::load_scenario(write("logits_all", "logits: all\n"));
+  REQUIRE(s.points.size() == 1);
+  CHECK(s.points[0].logits == "all");
+  CHECK(sweep::load_scenario(write("logits_default", "")).points[0].logits.empty());  // the profile's default
+  const std::string msg = error_of(write("logits_tvm", "logits: last\nsweep:\n  model: [" + test::tvm_graph("gpt2_prefill_seq5_graph.json") + "]\n"));
+  CHECK(msg.find("key 'logits' is set but not read by this scenario (no point has a built-in model)") != std::string::npos);
+  CHECK(error_of(write("logits_bad", "logits: some\n")).find("logits") != std::string::npos);
+}
+
 TEST_CASE("a value some points read counts as read, a file value every point's axis replaces does not") {
   // new_tokens in the file is read by the generate points of the stage axis.
   const sweep::Scenario s = sweep::load_scenario(write("some", "new_tokens: 8\nsweep:\n  stage: [prefill, generate]\n"));

@@ -89,13 +89,20 @@ Stream stream_class(const ir::Node& op, int64_t in_elements, int64_t out_element
 
 const gpu_fit::StreamFit& fit_of(Stream c) {
   switch (c) {
-    case Stream::reduction: return gpu_fit::kReduction;
-    case Stream::softmax: return gpu_fit::kSoftmax;
-    case Stream::rope: return gpu_fit::kRope;
-    case Stream::activation: return gpu_fit::kActivation;
-    case Stream::gather: return gpu_fit::kGather;
-    case Stream::copy: return gpu_fit::kCopy;
-    case Stream::elementwise: break;
+    case Stream::reduction:
+      return gpu_fit::kReduction;
+    case Stream::softmax:
+      return gpu_fit::kSoftmax;
+    case Stream::rope:
+      return gpu_fit::kRope;
+    case Stream::activation:
+      return gpu_fit::kActivation;
+    case Stream::gather:
+      return gpu_fit::kGather;
+    case Stream::copy:
+      return gpu_fit::kCopy;
+    case Stream::elementwise:
+      break;
   }
   return gpu_fit::kElementwise;
 }
@@ -133,7 +140,8 @@ double gpu_lane_ops_per_element(OpKind k, double sfu_cost) {
 GpuModel::GpuModel(const GpuSpec& spec)
     : spec_(spec),
       sms_(spec.sms()),
-      cuda_lane_ops_per_s_(static_cast<double>(spec.fp32_cores_per_sm) * spec.sms() * spec.clock_hz),
+      cuda_lane_ops_per_s_(static_cast<double>(spec.fp32_cores_per_sm) * spec.sms() *
+                           spec.clock_hz),
       hbm_bytes_per_s_(spec.hbm_bandwidth) {
   // Tensor figures are quoted for tensor_throughput_sms SMs; the per-SM rate is what holds.
   const double sm_scale = spec_.tensor_throughput_sms > 0
@@ -210,9 +218,12 @@ KernelPlan GpuModel::plan(const ir::Node& op, AlgorithmId algorithm) const {
     w.bytes_read = static_cast<double>(bytes_read(op));
     w.bytes_written = static_cast<double>(ir::total_bytes(op.outputs));
     w.elements = std::max(out, in);  // reductions read more than they write
-    w.rows = out >= in ? (op.outputs.empty() ? 1 : rows_of(op.output().shape)) : rows_of(op.input_type(0).shape);
+    w.rows = out >= in ? (op.outputs.empty() ? 1 : rows_of(op.output().shape))
+                       : rows_of(op.input_type(0).shape);
     const double sfu_cost = static_cast<double>(spec_.fp32_cores_per_sm) / spec_.sfus_per_sm;
-    w.lane_ops = is_copy(op.kind) ? 0.0 : static_cast<double>(w.elements) * gpu_lane_ops_per_element(op.kind, sfu_cost);
+    w.lane_ops = is_copy(op.kind) ? 0.0
+                                  : static_cast<double>(w.elements) *
+                                        gpu_lane_ops_per_element(op.kind, sfu_cost);
     p = stream_plan(w, stream_class(op, in, out));
     p.algorithm = is_copy(op.kind) ? kGpuCopy : kGpuCudaCore;
   }
@@ -220,8 +231,8 @@ KernelPlan GpuModel::plan(const ir::Node& op, AlgorithmId algorithm) const {
 }
 
 GpuModel::GemmWork GpuModel::GemmWork::of(int64_t batch, int64_t m, int64_t n, int64_t k,
-                                           const std::vector<ir::TensorType>& inputs,
-                                           const std::vector<ir::TensorType>& outputs) {
+                                          const std::vector<ir::TensorType>& inputs,
+                                          const std::vector<ir::TensorType>& outputs) {
   GemmWork w;
   w.batch = batch;
   w.m = m;
@@ -245,7 +256,8 @@ KernelPlan GpuModel::stream_plan(const StreamWork& w, Stream cls) const {
   const gpu_fit::StreamFit& fit = fit_of(cls);
   const double bytes = w.bytes_read + w.bytes_written;
   const double memory_s = bytes / (hbm_bytes_per_s_ * fit.hbm_fraction);
-  const double row_s = bytes / static_cast<double>(std::max<int64_t>(1, w.rows)) / fit.row_bandwidth;
+  const double row_s =
+      bytes / static_cast<double>(std::max<int64_t>(1, w.rows)) / fit.row_bandwidth;
   const double compute_s = w.lane_ops / cuda_lane_ops_per_s_;
   p.ctas = std::min<int64_t>(ceil_div(w.elements, kElementsPerCta), sms_);
   p.waves = 1;
@@ -253,8 +265,8 @@ KernelPlan GpuModel::stream_plan(const StreamWork& w, Stream cls) const {
   p.last_wave = p.per_wave;
   p.latency = Time::from_seconds(fit.latency_s);
   p.bound = compute_s > std::max(memory_s, row_s) ? Bound::compute
-            : memory_s >= row_s                     ? Bound::memory
-                                                    : Bound::latency;
+            : memory_s >= row_s                   ? Bound::memory
+                                                  : Bound::latency;
   return p;
 }
 
@@ -274,9 +286,10 @@ Cost GpuModel::cost_of(const KernelPlan& p) const {
   // Tensor-core MACs at energy_per_mac, the rest of the arithmetic (CUDA-core products,
   // element-wise work, fused epilogues) at energy_per_flop.
   const bool tensor = p.algorithm == kGpuTensorCore || (p.algorithm == kGpuFused && p.macs > 0.0);
-  const double compute_j = tensor ? p.macs * spec_.energy_per_mac_j +
-                                        std::max(0.0, p.flops - 2.0 * p.macs) * spec_.energy_per_flop_j
-                                  : p.flops * spec_.energy_per_flop_j;
+  const double compute_j = tensor
+                               ? p.macs * spec_.energy_per_mac_j +
+                                     std::max(0.0, p.flops - 2.0 * p.macs) * spec_.energy_per_flop_j
+                               : p.flops * spec_.energy_per_flop_j;
   c.energy = Energy::from_joules(compute_j + static_cast<double>(p.bytes_read + p.bytes_written) *
                                                  spec_.energy_per_hbm_byte_j);
   return c;

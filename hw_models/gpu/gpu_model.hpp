@@ -93,8 +93,8 @@ class GpuModel final : public HardwareModel {
   // What a GEMM-class kernel computes and moves (also the fused epilogue's extras).
   struct GemmWork {
     int64_t batch = 0, m = 0, n = 0, k = 0;
-    double read_bytes = 0.0;   // HBM bytes read once (operands, epilogue operands)
-    double write_bytes = 0.0;  // HBM bytes written (outputs)
+    double read_bytes = 0.0;    // HBM bytes read once (operands, epilogue operands)
+    double write_bytes = 0.0;   // HBM bytes written (outputs)
     double epilogue_ops = 0.0;  // CUDA-core lane ops per output element in the epilogue
     int64_t partial_bytes = 4;  // split-K partial sums (FP32) through the workspace
 

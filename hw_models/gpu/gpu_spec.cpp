@@ -6,7 +6,6 @@
 
 #include "sim/ir/fusion.hpp"
 
-
 namespace lightcode::hw {
 namespace {
 
@@ -77,9 +76,7 @@ const ParamTable& gpu_params() {
               .fallback("16")
               .doc("special-function units per SM (exp, rsqrt; 16 on Ampere and Hopper, per "
                    "NVIDIA's A100 and H100 whitepapers)"),
-          Param::choice("runtime", runtime_names())
-              .fallback("eager")
-              .doc(runtime_choices_doc()),
+          Param::choice("runtime", runtime_names()).fallback("eager").doc(runtime_choices_doc()),
           Param::quantity("launch_overhead", Dimension::duration)
               .fallback("0 s")
               .doc("eager runtime: host time to issue one kernel launch (overlaps GPU work)"),
@@ -134,7 +131,8 @@ GpuSpec parse_gpu_spec(const Params& p) {
   s.runtime = &gpu_runtime_named(p.choice("runtime"));
   // A runtime reads only its own keys, so that e.g. a launch_overhead under cuda_graph is
   // reported as set but unread.
-  if (reads(*s.runtime, "launch_overhead")) s.timing.launch_overhead_s = p.quantity("launch_overhead");
+  if (reads(*s.runtime, "launch_overhead"))
+    s.timing.launch_overhead_s = p.quantity("launch_overhead");
   if (reads(*s.runtime, "kernel_gap")) s.timing.kernel_gap_s = p.quantity("kernel_gap");
   if (p.has("fusion")) {
     const std::vector<std::string> known = fusion_rule_names();
@@ -146,7 +144,8 @@ GpuSpec parse_gpu_spec(const Params& p) {
         for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
         item.fail("unknown fusion rule '" + name + "' (known: " + list + ")");
       }
-      if (std::find(s.fusion.begin(), s.fusion.end(), name) == s.fusion.end()) s.fusion.push_back(name);
+      if (std::find(s.fusion.begin(), s.fusion.end(), name) == s.fusion.end())
+        s.fusion.push_back(name);
     }
   }
   s.energy_per_mac_j = p.quantity("energy_per_mac");
@@ -178,6 +177,17 @@ std::vector<std::string> gpu_spec_summary(const ConfigNode& node) {
     out.push_back("tensor " + name + format_quantity(rate, Dimension::flop_rate));
   }
   out.push_back("HBM            " + format_quantity(s.hbm_bandwidth, Dimension::bandwidth));
+  std::string runtime = "runtime        " + std::string(s.runtime->name) + " (";
+  if (s.timing.launch_overhead_s > 0.0) {
+    runtime += "launch " + format_quantity(s.timing.launch_overhead_s, Dimension::duration) + ", ";
+  }
+  out.push_back(runtime + "kernel gap " +
+                format_quantity(s.timing.kernel_gap_s, Dimension::duration) + ")");
+  std::string fused;
+  for (const std::string& r : s.fuse_all ? fusion_rule_names() : s.fusion)
+    fused += (fused.empty() ? "" : ", ") + r;
+  out.push_back("fused kernels  " +
+                (fused.empty() ? std::string("none (one kernel per op)") : fused));
   return out;
 }
 

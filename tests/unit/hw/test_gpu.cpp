@@ -9,8 +9,8 @@
 #include "hw_models/gpu/gpu_kernel_fit.hpp"
 #include "hw_models/gpu/gpu_model.hpp"
 #include "hw_models/gpu/gpu_spec.hpp"
-#include "tests/support/paths.hpp"
 #include "tests/support/nodes.hpp"
+#include "tests/support/paths.hpp"
 
 using namespace lightcode;
 using namespace lightcode::hw;
@@ -71,10 +71,10 @@ TEST_CASE("the plan search keeps the fastest tile: a large GEMM takes a large ti
 TEST_CASE("no GEMM beats the tensor peak, whatever its shape") {
   const GpuModel gpu(h100_sxm());
   for (const auto& mnk : std::vector<std::array<int64_t, 3>>{{1, 768, 768},
-                                                                   {128, 128, 128},
-                                                                   {1000, 3000, 777},
-                                                                   {8192, 8192, 8192},
-                                                                   {1, 50257, 768}}) {
+                                                             {128, 128, 128},
+                                                             {1000, 3000, 777},
+                                                             {8192, 8192, 8192},
+                                                             {1, 50257, 768}}) {
     const int64_t m = mnk[0], n = mnk[1], k = mnk[2];
     CAPTURE(m);
     CAPTURE(n);
@@ -127,7 +127,8 @@ TEST_CASE("a 1 GiB element-wise add streams at the element-wise class's bandwidt
   CHECK(c.bound == Bound::memory);
   const double bytes = 3.0 * 1024 * 1024 * 1024;  // two read, one written
   CHECK(c.bytes_read + c.bytes_written == static_cast<int64_t>(bytes));
-  const double kernel = bytes / (3.35e12 * gpu_fit::kElementwise.hbm_fraction) + gpu_fit::kElementwise.latency_s;
+  const double kernel =
+      bytes / (3.35e12 * gpu_fit::kElementwise.hbm_fraction) + gpu_fit::kElementwise.latency_s;
   // Eager: a kernel far longer than a launch pays only the kernel gap.
   const double expected = kernel + spec.timing.kernel_gap_s;
   CHECK(c.time.seconds() == doctest::Approx(expected).epsilon(1e-6));
@@ -178,7 +179,8 @@ TEST_CASE("changing sms_per_tpc changes waves, per-SM shares and CUDA-core rate"
   const KernelPlan ch = half_gpu.plan(g64, kGpuCudaCore);
   CHECK(cf.bound == Bound::compute);
   CHECK(ch.bound == Bound::compute);
-  CHECK(ch.waves_time().seconds() == doctest::Approx(2.0 * cf.waves_time().seconds()).epsilon(0.03));
+  CHECK(ch.waves_time().seconds() ==
+        doctest::Approx(2.0 * cf.waves_time().seconds()).epsilon(0.03));
 }
 
 TEST_CASE("small decode GEMVs split along K to fill the SMs and stay memory-bound") {

@@ -57,6 +57,11 @@ add_test(NAME tools:results_loader COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/
 # Both skip (exit 77) when /usr/bin/python3 ($LIGHTCODE_TEST_PYTHON) lacks h5py, matplotlib or pandas.
 set_tests_properties(tools:plot tools:results_loader PROPERTIES SKIP_RETURN_CODE 77)
 
+# `lightcode validate` and tools/validation_report.py: the must-show bounds of docs/VALIDATION.md.
+add_test(NAME validation:gemm_error COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_validation.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR} gemm)
+add_test(NAME validation:fused_error COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_validation.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR} fused)
+set_tests_properties(validation:gemm_error validation:fused_error PROPERTIES SKIP_RETURN_CODE 77)
+
 # docs/slurm_sweep.sh on a private single-node SLURM (installed with apt-get when root and
 # missing; skipped otherwise): a job array, one task requeued mid-run, the merge byte-equal to
 # a local run. Alone, since it starts daemons and its kill must land while a task runs.

@@ -3,23 +3,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hw_models/gpu/gpu_kernel_fit.hpp"
 #include "sim/ir/metrics.hpp"
 
 namespace lightcode::hw {
 namespace {
 
 using ir::OpKind;
+using Stream = GpuModel::Stream;
 
-// Output tile of a matrix-product CTA: 128x128 is cuBLAS/CUTLASS's workhorse Hopper tile;
-// M <= 64 takes 64x128 (wgmma's smallest M), so decode-time GEMVs waste half, not 127/128.
-constexpr int64_t kTileM = 128;
-constexpr int64_t kSmallTileM = 64;
-constexpr int64_t kTileN = 128;
-// Split-K only when the tiles cannot fill the SMs, and never into slices under this depth.
-constexpr int64_t kMinSplitDepth = 256;
-// Split-K partial sums are FP32, written by each slice and read back by the reduction.
-constexpr int64_t kPartialBytes = 4;
-// Grid-stride element-wise kernels: 256 threads x 4 elements per CTA, at most one wave.
+// A streaming kernel is one grid-stride wave of at most one CTA per SM, 1024 elements each.
 constexpr int64_t kElementsPerCta = 1024;
 
 int64_t ceil_div(int64_t a, int64_t b) {
@@ -32,29 +25,6 @@ bool is_view(OpKind k) {
 bool is_copy(OpKind k) {
   return is_view(k) || k == OpKind::transpose || k == OpKind::slice || k == OpKind::concatenate ||
          k == OpKind::take || k == OpKind::split;
-}
-
-// FP32-lane-op equivalents per element. Transcendentals run on the SFUs, 16 per SM per clock
-// against 128 FP32 lanes (H100 whitepaper), so one SFU op counts 8; divide is a reciprocal
-// and a multiply; erf is a ~10-FMA polynomial; softmax = max, subtract, exp, sum, divide.
-double lane_ops_per_element(OpKind k) {
-  switch (k) {
-    case OpKind::sqrt:
-    case OpKind::rsqrt:
-    case OpKind::exp:
-    case OpKind::tanh:
-      return 8.0;
-    case OpKind::divide:
-    case OpKind::erf:
-      return 10.0;
-    case OpKind::sigmoid:
-    case OpKind::power:
-      return 17.0;
-    case OpKind::softmax:
-      return 21.0;
-    default:  // add, subtract, multiply, negative, relu, max, less, equal, where, cast, mean, sum
-      return 1.0;
-  }
 }
 
 // HBM bytes read: the inputs, except that slice and take read only what they keep (take
@@ -91,20 +61,94 @@ GemmDims gemm_dims(const ir::Node& op) {
   return g;
 }
 
+// The class whose fit a primitive op's kernel follows.
+Stream stream_class(const ir::Node& op, int64_t in_elements, int64_t out_elements) {
+  switch (op.kind) {
+    case OpKind::take:
+      return Stream::gather;
+    case OpKind::transpose:
+    case OpKind::slice:
+    case OpKind::concatenate:
+    case OpKind::split:
+      return Stream::copy;
+    case OpKind::softmax:
+      return Stream::softmax;
+    case OpKind::sigmoid:
+    case OpKind::tanh:
+    case OpKind::erf:
+    case OpKind::exp:
+      return Stream::activation;
+    case OpKind::mean:
+    case OpKind::sum:
+    case OpKind::max:
+      return out_elements < in_elements ? Stream::reduction : Stream::elementwise;
+    default:
+      return Stream::elementwise;
+  }
+}
+
+const gpu_fit::StreamFit& fit_of(Stream c) {
+  switch (c) {
+    case Stream::reduction:
+      return gpu_fit::kReduction;
+    case Stream::softmax:
+      return gpu_fit::kSoftmax;
+    case Stream::rope:
+      return gpu_fit::kRope;
+    case Stream::activation:
+      return gpu_fit::kActivation;
+    case Stream::gather:
+      return gpu_fit::kGather;
+    case Stream::copy:
+      return gpu_fit::kCopy;
+    case Stream::elementwise:
+      break;
+  }
+  return gpu_fit::kElementwise;
+}
+
+int64_t rows_of(const ir::Shape& s) {
+  return s.rank() == 0 || s.back() <= 0 ? 1 : s.elements() / s.back();
+}
+
 }  // namespace
+
+// FP32-lane-op equivalents per element. Transcendentals run on the SFUs (sfus_per_sm per SM
+// per clock against fp32_cores_per_sm lanes), so one SFU op counts lanes / SFUs; divide is a
+// reciprocal and a multiply; erf is a ~10-FMA polynomial; softmax = max, subtract, exp, sum,
+// divide.
+double gpu_lane_ops_per_element(OpKind k, double sfu_cost) {
+  switch (k) {
+    case OpKind::sqrt:
+    case OpKind::rsqrt:
+    case OpKind::exp:
+    case OpKind::tanh:
+      return sfu_cost;
+    case OpKind::divide:
+    case OpKind::erf:
+      return sfu_cost + 2.0;
+    case OpKind::sigmoid:
+    case OpKind::power:
+      return 2.0 * sfu_cost + 1.0;
+    case OpKind::softmax:
+      return sfu_cost * 2.0 + 5.0;
+    default:  // add, subtract, multiply, negative, relu, max, less, equal, where, cast, mean, sum
+      return 1.0;
+  }
+}
 
 GpuModel::GpuModel(const GpuSpec& spec)
     : spec_(spec),
       sms_(spec.sms()),
       cuda_lane_ops_per_s_(static_cast<double>(spec.fp32_cores_per_sm) * spec.sms() *
-                           spec.clock_hz * spec.cuda_efficiency),
-      hbm_bytes_per_s_(spec.hbm_bandwidth * spec.hbm_efficiency) {
+                           spec.clock_hz),
+      hbm_bytes_per_s_(spec.hbm_bandwidth) {
   // Tensor figures are quoted for tensor_throughput_sms SMs; the per-SM rate is what holds.
   const double sm_scale = spec_.tensor_throughput_sms > 0
                               ? static_cast<double>(sms_) / spec_.tensor_throughput_sms
                               : 1.0;
   for (const auto& [dtype, flops] : spec_.tensor_flops) {
-    tensor_flops_[static_cast<size_t>(dtype)] = flops * spec_.tensor_efficiency * sm_scale;
+    tensor_flops_[static_cast<size_t>(dtype)] = flops * sm_scale;
   }
   // Datasheets list FP16 and BF16 (and FP8 and INT8) at the same rate; fill the sibling that
   // a config leaves out.
@@ -146,6 +190,8 @@ std::string_view GpuModel::algorithm_name(AlgorithmId id) const {
       return "cuda_core";
     case kGpuCopy:
       return "copy";
+    case kGpuFused:
+      return "fused";
     default:
       return "?";
   }
@@ -156,7 +202,9 @@ KernelPlan GpuModel::plan(const ir::Node& op, AlgorithmId algorithm) const {
   if (ir::is_matrix_product(op.kind)) {
     const bool tensor = algorithm == kGpuTensorCore && !op.input_types.empty() &&
                         tensor_rate(op.input_type(0).dtype) > 0.0;
-    p = product_plan(op, tensor);
+    const GemmDims g = gemm_dims(op);
+    const GemmWork w = GemmWork::of(g.batch, g.m, g.n, g.k, op.input_types, op.outputs);
+    p = gemm_plan(w, tensor, op.input_types.empty() ? ir::DType::float32 : op.input_type(0).dtype);
     p.algorithm = tensor ? kGpuTensorCore : kGpuCudaCore;
   } else if (is_view(op.kind)) {
     p.algorithm = kGpuCopy;
@@ -164,111 +212,96 @@ KernelPlan GpuModel::plan(const ir::Node& op, AlgorithmId algorithm) const {
     p.bound = Bound::latency;  // a view: no kernel, no launch
     return p;
   } else {
-    p = streaming_plan(op, is_copy(op.kind) ? 0.0 : lane_ops_per_element(op.kind));
+    const int64_t out = op.outputs.empty() ? 0 : op.output().shape.elements();
+    const int64_t in = op.input_types.empty() ? 0 : op.input_type(0).shape.elements();
+    StreamWork w;
+    w.bytes_read = static_cast<double>(bytes_read(op));
+    w.bytes_written = static_cast<double>(ir::total_bytes(op.outputs));
+    w.elements = std::max(out, in);  // reductions read more than they write
+    w.rows = out >= in ? (op.outputs.empty() ? 1 : rows_of(op.output().shape))
+                       : rows_of(op.input_type(0).shape);
+    const double sfu_cost = static_cast<double>(spec_.fp32_cores_per_sm) / spec_.sfus_per_sm;
+    w.lane_ops = is_copy(op.kind) ? 0.0
+                                  : static_cast<double>(w.elements) *
+                                        gpu_lane_ops_per_element(op.kind, sfu_cost);
+    p = stream_plan(w, stream_class(op, in, out));
     p.algorithm = is_copy(op.kind) ? kGpuCopy : kGpuCudaCore;
   }
-  p.launch = Time::from_seconds(spec_.launch_overhead_s);
-  if (p.launch > p.per_wave * p.waves) p.bound = Bound::latency;
-  return p;
+  return finish(p);
 }
 
-KernelPlan GpuModel::product_plan(const ir::Node& op, bool tensor) const {
+GpuModel::GemmWork GpuModel::GemmWork::of(int64_t batch, int64_t m, int64_t n, int64_t k,
+                                          const std::vector<ir::TensorType>& inputs,
+                                          const std::vector<ir::TensorType>& outputs) {
+  GemmWork w;
+  w.batch = batch;
+  w.m = m;
+  w.n = n;
+  w.k = k;
+  w.read_bytes = static_cast<double>(ir::total_bytes(inputs));
+  w.write_bytes = static_cast<double>(ir::total_bytes(outputs));
+  return w;
+}
+
+KernelPlan GpuModel::stream_plan(const StreamWork& w, Stream cls) const {
   KernelPlan p;
   p.sms = sms_;
-  const GemmDims g = gemm_dims(op);
-  p.macs = static_cast<double>(g.batch * g.m * g.n) * static_cast<double>(g.k);
-  p.flops = 2.0 * p.macs;
-  if (g.batch == 0) {
+  p.bytes_read = static_cast<int64_t>(std::llround(w.bytes_read));
+  p.bytes_written = static_cast<int64_t>(std::llround(w.bytes_written));
+  p.flops = w.lane_ops;
+  if (w.elements <= 0) {
     p.bound = Bound::latency;
     return p;
   }
-  const int64_t in_bytes = ir::dtype_bytes(op.input_type(0).dtype);
-  const int64_t out_bytes = ir::dtype_bytes(op.output().dtype);
-  p.tile_m = g.m <= kSmallTileM ? kSmallTileM : kTileM;
-  p.tile_n = kTileN;
-  const int64_t tiles_m = ceil_div(g.m, p.tile_m);
-  const int64_t tiles_n = ceil_div(g.n, p.tile_n);
-  const int64_t tiles_per_batch = tiles_m * tiles_n;
-  const int64_t tiles = g.batch * tiles_per_batch;
-  if (tiles < sms_) {
-    p.split_k = std::clamp<int64_t>(sms_ / tiles, 1, std::max<int64_t>(1, g.k / kMinSplitDepth));
-  }
-  const int64_t k_per_cta = ceil_div(g.k, p.split_k);
-  p.ctas = tiles * p.split_k;
-  p.waves = ceil_div(p.ctas, sms_);
-
-  // Tensor cores compute whole tiles: the padding of edge tiles costs time, not energy.
-  const double sm_flops =
-      (tensor ? tensor_rate(op.input_type(0).dtype) : 2.0 * cuda_lane_ops_per_s_) / sms_;
-  const double cta_compute_s =
-      2.0 * static_cast<double>(p.tile_m * p.tile_n * k_per_cta) / sm_flops;
-
-  // HBM bytes of one full wave: the operand panels its tiles cover (shared through L2 by a
-  // swizzled raster of r x c tiles, or whole batch elements when a wave spans several), plus
-  // the outputs (split-K adds an FP32 partial written and read back per slice).
-  const int64_t wave_ctas = std::min<int64_t>(p.ctas, sms_);
-  const int64_t wave_tiles = ceil_div(wave_ctas, p.split_k);
-  double panel_bytes = 0.0;
-  if (wave_tiles >= tiles_per_batch) {
-    panel_bytes = static_cast<double>(wave_tiles) / static_cast<double>(tiles_per_batch) *
-                  static_cast<double>((g.m + g.n) * g.k * in_bytes);
-  } else {
-    const auto side = static_cast<int64_t>(std::ceil(std::sqrt(static_cast<double>(wave_tiles))));
-    int64_t r = std::min(tiles_m, side);
-    const int64_t c = std::min(tiles_n, ceil_div(wave_tiles, r));
-    r = std::min(tiles_m, ceil_div(wave_tiles, c));
-    panel_bytes = static_cast<double>((std::min(r * p.tile_m, g.m) + std::min(c * p.tile_n, g.n)) *
-                                      g.k * in_bytes);
-  }
-  const int64_t per_out = p.split_k == 1 ? out_bytes : out_bytes + 2 * kPartialBytes * p.split_k;
-  const double tile_out_bytes =
-      static_cast<double>(std::min(p.tile_m, g.m) * std::min(p.tile_n, g.n) * per_out);
-  const double out_wave_bytes = static_cast<double>(wave_tiles) * tile_out_bytes;
-  const double cta_bytes = (panel_bytes + out_wave_bytes) / static_cast<double>(wave_ctas);
-  const double cta_memory_s = cta_bytes * sms_ / hbm_bytes_per_s_;
-
-  p.per_wave = Time::from_seconds(std::max(cta_compute_s, cta_memory_s));
-  p.bound = cta_compute_s >= cta_memory_s ? Bound::compute : Bound::memory;
-  const double wave_scale = static_cast<double>(p.ctas) / static_cast<double>(wave_ctas);
-  p.bytes_read = static_cast<int64_t>(std::llround(panel_bytes * wave_scale));
-  p.bytes_written = static_cast<int64_t>(std::llround(out_wave_bytes * wave_scale));
-  return p;
-}
-
-KernelPlan GpuModel::streaming_plan(const ir::Node& op, double lane_ops) const {
-  KernelPlan p;
-  p.sms = sms_;
-  const int64_t out = op.outputs.empty() ? 0 : op.output().shape.elements();
-  const int64_t in = op.input_types.empty() ? 0 : op.input_type(0).shape.elements();
-  const int64_t elements = std::max(out, in);  // reductions read more than they write
-  p.bytes_read = bytes_read(op);
-  p.bytes_written = ir::total_bytes(op.outputs);
-  if (elements == 0) {
-    p.bound = Bound::latency;
-    return p;
-  }
-  p.flops = static_cast<double>(elements) * lane_ops;
-  const double compute_s = p.flops / cuda_lane_ops_per_s_;
-  const double memory_s = static_cast<double>(p.bytes_read + p.bytes_written) / hbm_bytes_per_s_;
-  p.ctas = std::min<int64_t>(ceil_div(elements, kElementsPerCta), sms_);
+  const gpu_fit::StreamFit& fit = fit_of(cls);
+  const double bytes = w.bytes_read + w.bytes_written;
+  const double memory_s = bytes / (hbm_bytes_per_s_ * fit.hbm_fraction);
+  const double row_s =
+      bytes / static_cast<double>(std::max<int64_t>(1, w.rows)) / fit.row_bandwidth;
+  const double compute_s = w.lane_ops / cuda_lane_ops_per_s_;
+  p.ctas = std::min<int64_t>(ceil_div(w.elements, kElementsPerCta), sms_);
   p.waves = 1;
-  p.per_wave = Time::from_seconds(std::max(compute_s, memory_s));
-  p.bound = compute_s > memory_s ? Bound::compute : Bound::memory;
+  p.per_wave = Time::from_seconds(std::max({memory_s, row_s, compute_s}));
+  p.last_wave = p.per_wave;
+  p.latency = Time::from_seconds(fit.latency_s);
+  p.bound = compute_s > std::max(memory_s, row_s) ? Bound::compute
+            : memory_s >= row_s                   ? Bound::memory
+                                                  : Bound::latency;
   return p;
 }
 
-Cost GpuModel::estimate(const ir::Node& op, AlgorithmId algorithm) const {
-  const KernelPlan p = plan(op, algorithm);
+KernelPlan GpuModel::finish(KernelPlan p) const {
+  if (p.ctas == 0 && p.latency == Time::zero()) return p;  // no kernel runs
+  p.runtime_overhead = spec_.runtime->overhead(p.kernel(), spec_.timing);
+  if (p.runtime_overhead > p.kernel()) p.bound = Bound::latency;
+  return p;
+}
+
+Cost GpuModel::cost_of(const KernelPlan& p) const {
   Cost c;
   c.time = p.total();
   c.bytes_read = p.bytes_read;
   c.bytes_written = p.bytes_written;
   c.bound = p.bound;
-  const double compute_j = p.algorithm == kGpuTensorCore ? p.macs * spec_.energy_per_mac_j
-                                                         : p.flops * spec_.energy_per_flop_j;
+  // Tensor-core MACs at energy_per_mac, the rest of the arithmetic (CUDA-core products,
+  // element-wise work, fused epilogues) at energy_per_flop.
+  const bool tensor = p.algorithm == kGpuTensorCore || (p.algorithm == kGpuFused && p.macs > 0.0);
+  const double compute_j = tensor
+                               ? p.macs * spec_.energy_per_mac_j +
+                                     std::max(0.0, p.flops - 2.0 * p.macs) * spec_.energy_per_flop_j
+                               : p.flops * spec_.energy_per_flop_j;
   c.energy = Energy::from_joules(compute_j + static_cast<double>(p.bytes_read + p.bytes_written) *
                                                  spec_.energy_per_hbm_byte_j);
   return c;
+}
+
+Cost GpuModel::estimate(const ir::Node& op, AlgorithmId algorithm) const {
+  return cost_of(plan(op, algorithm));
+}
+
+bool GpuModel::fuses(std::string_view rule) const {
+  if (spec_.fuse_all) return true;
+  return std::find(spec_.fusion.begin(), spec_.fusion.end(), rule) != spec_.fusion.end();
 }
 
 std::unique_ptr<HardwareModel> make_gpu_model(const GpuSpec& spec) {
@@ -278,11 +311,16 @@ std::unique_ptr<HardwareModel> make_gpu_model(const GpuSpec& spec) {
 std::vector<AlgorithmInfo> gpu_algorithms() {
   return {
       {"tensor_core",
-       "matrix products in 128x128 CTA tiles on tensor cores, in waves over the SMs"},
+       "matrix products on tensor cores: the fastest of a library's tile shapes (64x64 .. "
+       "256x128) and split-K plans, in waves over the SMs"},
       {"cuda_core",
-       "element-wise ops and reductions on CUDA cores or HBM; matrix products as a fallback"},
+       "element-wise ops and reductions (per-class achieved bandwidth); matrix products as a "
+       "fallback"},
       {"copy",
        "transpose, slice, concatenate, take, split at HBM bandwidth; nop/reshape are free views"},
+      {"fused",
+       "a fused group: GEMM with epilogue or horizontal GEMM, FlashAttention-style attention, "
+       "norm, rotary or activation as one kernel"},
   };
 }
 

@@ -1,25 +1,28 @@
 #pragma once
-// Default-profile GPU cost model (H100-like). The device is one unit; every op is one kernel
-// whose KernelPlan (CTAs, waves, per-wave time, launch) is the single source of truth: the
-// selector's estimate() is plan().total() and the SystemC block scheduler hands the same CTAs
-// to SMs.
-//   Matrix products (dense, matmul = batch_matmul, pack, matrix_matrix): 128x128 output tiles
-//   (64x128 when M <= 64, Hopper's smallest wgmma M) per batch element, split along K when
-//   the tiles cannot fill the SMs. waves = ceil(ctas / sms); one CTA more than a wave costs a
-//   wave. per_wave = max(the CTA's FLOPs at a 1/sms share of tensor_throughput[dtype] x
-//   efficiency (CUDA cores for cuda_core), the CTA's HBM bytes at a 1/sms share of
-//   hbm_bandwidth x efficiency). A wave's CTAs share operand panels through L2, so a CTA's
-//   bytes are the wave's unique panel bytes / CTAs in the wave.
-//   Element-wise ops and reductions: one grid-stride wave over at most sms CTAs, time =
-//   max(lane ops / (fp32_cores_per_sm x sms x clock x efficiency), bytes / (hbm x eff)).
-//   Copies (transpose, slice, concatenate, take, split): HBM-bound. Views (nop, reshape):
-//   no kernel, zero time.
-//   Every kernel adds launch_overhead once. Units: Time in ps, FLOPs, bytes of HBM traffic.
+// Default-profile GPU cost model (H100-like). The device is one unit; every op, and every fused
+// group (sim/ir/fusion.hpp) of a rule the GPU runs, is one kernel whose KernelPlan (CTAs,
+// waves, wave times, fixed latency, runtime overhead) is the single source of truth: estimate()
+// and estimate_fused() are plan().total(), and the SystemC block scheduler (sc_gpu.cpp) hands
+// the same CTAs to SMs.
+//   GEMMs (dense, matmul, pack; fused GEMM epilogues and horizontal groups): the plan a
+//   cuBLAS/CUTLASS-class library would pick, searched over output tiles 64x64 .. 128x256 /
+//   256x128 and split-K (only when the tiles cannot fill the SMs); the fastest wins. A CTA's
+//   mainloop runs at a tile-dependent efficiency and pays a pipeline fill; a wave lasts
+//   max(CTA compute, the wave's share of the kernel's HBM bytes at the full device bandwidth)
+//   plus an overlap loss; a partial last wave costs a whole CTA only when compute limits it.
+//   Attention (fused): FlashAttention-2 style, CTAs over (head, query block), causal work
+//   skipping key blocks above the diagonal, exp on the SFUs, Q/K/V read and O written.
+//   Streaming kernels (element-wise, reductions, softmax, rotary, activation, copies, gathers):
+//   a per-class achieved bandwidth, a per-row floor and a fixed latency.
+//   Views (nop, reshape) are no kernel: zero time.
+// Constants: datasheet keys (gpu_spec.hpp) and the fitted constants every GPU shares
+// (gpu_kernel_fit.hpp). The runtime (gpu_runtime.hpp) adds its overhead to each kernel.
 // Energy: MACs x energy_per_mac on tensor cores, FLOPs x energy_per_flop on CUDA cores, plus
-// HBM bytes x energy_per_hbm_byte.
+// HBM bytes x energy_per_hbm_byte. Units: Time in ps, FLOPs, bytes of HBM traffic.
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "hw_models/gpu/gpu_spec.hpp"
@@ -33,15 +36,18 @@ enum GpuAlgorithm : AlgorithmId {
   kGpuTensorCore = 0,  // matrix products on tensor cores (dtypes with a tensor_throughput)
   kGpuCudaCore = 1,    // element-wise ops, reductions, and matrix products as a fallback
   kGpuCopy = 2,        // data movement: views and HBM-bound copies
+  kGpuFused = 3,       // a fused group (estimate_fused)
 };
 
 struct KernelPlan {
   AlgorithmId algorithm = kGpuCudaCore;  // what runs (tensor_core falls back to cuda_core)
   int64_t ctas = 0;                      // thread blocks in the grid (0: no kernel, e.g. a reshape)
   int sms = 0;                           // SMs of the device
-  int64_t waves = 0;                     // ceil(ctas / sms); every wave costs per_wave
-  Time per_wave;                         // one CTA on one SM (all CTAs of a kernel are alike)
-  Time launch;                           // once per kernel
+  int64_t waves = 0;                     // ceil(ctas / sms)
+  Time per_wave;                         // each wave but the last
+  Time last_wave;                        // the last wave (shorter when partial and memory-bound)
+  Time latency;                          // the kernel's fixed time (setup, drain), once
+  Time runtime_overhead;                 // the runtime's launch or gap on the GPU's timeline
   int64_t tile_m = 0;                    // output tile of a matrix product (0 otherwise)
   int64_t tile_n = 0;
   int64_t split_k = 1;  // CTAs sharing one output tile along K
@@ -51,7 +57,10 @@ struct KernelPlan {
   int64_t bytes_written = 0;
   Bound bound = Bound::compute;
 
-  Time total() const { return per_wave * waves + launch; }
+  Time waves_time() const { return waves == 0 ? Time::zero() : per_wave * (waves - 1) + last_wave; }
+  // The kernel alone (what a profiler reports), and with the runtime's overhead.
+  Time kernel() const { return waves_time() + latency; }
+  Time total() const { return kernel() + runtime_overhead; }
 };
 
 class GpuModel final : public HardwareModel {
@@ -59,8 +68,10 @@ class GpuModel final : public HardwareModel {
   explicit GpuModel(const GpuSpec& spec);
 
   const GpuSpec& spec() const { return spec_; }
-  // The kernel `op` becomes under `algorithm`; pure and allocation-free like estimate().
+  // The kernel `op` becomes under `algorithm`; pure like estimate().
   KernelPlan plan(const ir::Node& op, AlgorithmId algorithm) const;
+  // The kernel a fused group becomes. Precondition: fuses(kernel.rule).
+  KernelPlan plan_fused(const ir::FusedKernel& kernel) const;
 
   Capabilities capabilities() const override {
     Capabilities c;
@@ -72,19 +83,53 @@ class GpuModel final : public HardwareModel {
   AlgorithmList algorithms(const ir::Node& op) const override;
   std::string_view algorithm_name(AlgorithmId id) const override;
   Cost estimate(const ir::Node& op, AlgorithmId algorithm) const override;
+  bool fuses(std::string_view rule) const override;
+  Cost estimate_fused(const ir::FusedKernel& kernel) const override;
   double static_power_watts() const override { return spec_.static_power_w; }
 
+  // Streaming classes: each has its own achieved bandwidth, row floor and latency.
+  enum class Stream : uint8_t { elementwise, reduction, softmax, rope, activation, gather, copy };
+
+  // What a GEMM-class kernel computes and moves (also the fused epilogue's extras).
+  struct GemmWork {
+    int64_t batch = 0, m = 0, n = 0, k = 0;
+    double read_bytes = 0.0;    // HBM bytes read once (operands, epilogue operands)
+    double write_bytes = 0.0;   // HBM bytes written (outputs)
+    double epilogue_ops = 0.0;  // CUDA-core lane ops per output element in the epilogue
+    int64_t partial_bytes = 4;  // split-K partial sums (FP32) through the workspace
+
+    // batch x [m, k] x [k, n], reading every input and writing every output once.
+    static GemmWork of(int64_t batch, int64_t m, int64_t n, int64_t k,
+                       const std::vector<ir::TensorType>& inputs,
+                       const std::vector<ir::TensorType>& outputs);
+  };
+  // A streaming kernel's work: bytes moved, rows (one CTA each), lane ops.
+  struct StreamWork {
+    double bytes_read = 0.0, bytes_written = 0.0;
+    int64_t elements = 0;  // the largest tensor's elements
+    int64_t rows = 0;      // rows of the largest tensor (elements / last dimension)
+    double lane_ops = 0.0;
+  };
+
+  KernelPlan gemm_plan(const GemmWork& work, bool tensor, ir::DType dtype) const;
+  KernelPlan stream_plan(const StreamWork& work, Stream cls) const;
+
  private:
-  KernelPlan product_plan(const ir::Node& op, bool tensor) const;
-  KernelPlan streaming_plan(const ir::Node& op, double lane_ops) const;
-  double tensor_rate(ir::DType t) const;  // device FLOP/s, 0 = no tensor-core path
+  KernelPlan attention_plan(const ir::FusedKernel& kernel) const;
+  KernelPlan finish(KernelPlan p) const;  // adds the runtime's overhead
+  double tensor_rate(ir::DType t) const;  // device FLOP/s at peak, 0 = no tensor-core path
+  Cost cost_of(const KernelPlan& p) const;
 
   GpuSpec spec_;
   int sms_;
-  std::array<double, 16> tensor_flops_{};  // by DType, peak x efficiency
-  double cuda_lane_ops_per_s_;             // device, efficiency applied
-  double hbm_bytes_per_s_;                 // device, efficiency applied
+  std::array<double, 16> tensor_flops_{};  // by DType, device peak
+  double cuda_lane_ops_per_s_;             // device peak
+  double hbm_bytes_per_s_;                 // datasheet
 };
+
+// CUDA-core lane-op equivalents of one element of `kind`; an SFU op (exp, rsqrt) costs
+// `sfu_cost` lanes (fp32_cores_per_sm / sfus_per_sm).
+double gpu_lane_ops_per_element(ir::OpKind kind, double sfu_cost);
 
 std::unique_ptr<HardwareModel> make_gpu_model(const GpuSpec& spec);
 // Its SystemC device (hw_models/gpu/sc_gpu.cpp): GPCs > TPCs > SMs and a block scheduler.

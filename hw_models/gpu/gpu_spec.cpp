@@ -4,32 +4,40 @@
 #include <string>
 #include <utility>
 
+#include "sim/ir/fusion.hpp"
+
 namespace lightcode::hw {
 namespace {
 
 constexpr double kBitsPerByte = 8.0;
 
-// Fractions of peak reached when the `efficiency:` key leaves them out:
-//  tensor 0.8: cuBLAS BF16 GEMMs on H100 SXM measure ~700-800 TFLOP/s of the 989 TFLOP/s
-//     dense peak for large square problems (NVIDIA, "New cuBLAS 12.0 Features and Matrix
-//     Multiplication Performance on NVIDIA Hopper GPUs", developer blog, 2023).
-//  cuda 0.8: the same fraction for FP32 FMA streams; element-wise kernels are HBM-bound
-//     anyway, so this rarely decides a time.
-//  hbm 0.9: STREAM-like copy kernels reach ~90 % of HBM3's 3.35 TB/s on H100 SXM
-//     (published microbenchmarks measure ~3.0 TB/s).
-const ParamTable& efficiency_params() {
-  static const ParamTable table{
-      "gpu.efficiency",
-      "Fractions of peak the GPU's kernels reach (defaults: cuBLAS on H100 and STREAM-like copies, "
-      "see gpu_spec.cpp).",
-      {
-          Param::fraction("tensor").fallback("0.8").doc(
-              "tensor-core GEMMs (cuBLAS BF16 on H100 SXM: ~700-800 of 989 TFLOP/s)"),
-          Param::fraction("cuda").fallback("0.8").doc("CUDA-core FP32 FMA streams"),
-          Param::fraction("hbm").fallback("0.9").doc(
-              "HBM streams (~3.0 of 3.35 TB/s measured on H100 SXM)"),
-      }};
-  return table;
+// Fusion rules a GPU runs when `fusion:` is absent: all of them. The names are checked
+// against the registered rules.
+std::vector<std::string> fusion_rule_names() {
+  std::vector<std::string> names;
+  for (const ir::FusionRule& r : ir::fusion_rules()) names.emplace_back(r.name);
+  return names;
+}
+
+std::string runtime_choices_doc() {
+  std::string doc;
+  for (const GpuRuntime& r : gpu_runtimes()) {
+    doc += (doc.empty() ? "" : "; ") + std::string(r.name) + ": " + std::string(r.description);
+  }
+  return doc;
+}
+
+std::vector<std::string> runtime_names() {
+  std::vector<std::string> names;
+  for (const GpuRuntime& r : gpu_runtimes()) names.emplace_back(r.name);
+  return names;
+}
+
+bool reads(const GpuRuntime& r, std::string_view key) {
+  for (std::string_view k : r.keys) {
+    if (k == key) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -64,10 +72,20 @@ const ParamTable& gpu_params() {
               .positive()
               .required()
               .doc("HBM bandwidth"),
+          Param::count("sfus_per_sm", limits::kUnitCount)
+              .fallback("16")
+              .doc("special-function units per SM (exp, rsqrt; 16 on Ampere and Hopper, per "
+                   "NVIDIA's A100 and H100 whitepapers)"),
+          Param::choice("runtime", runtime_names()).fallback("eager").doc(runtime_choices_doc()),
           Param::quantity("launch_overhead", Dimension::duration)
               .fallback("0 s")
-              .doc("per kernel, serial on the GPU's timeline"),
-          Param::table("efficiency", efficiency_params()).doc("fractions of peak reached"),
+              .doc("eager runtime: host time to issue one kernel launch (overlaps GPU work)"),
+          Param::quantity("kernel_gap", Dimension::duration)
+              .fallback("0 s")
+              .doc("device time between consecutive kernels (eager and cuda_graph)"),
+          Param::list("fusion").doc(
+              "fusion rules whose groups this GPU runs as one kernel (default: all rules; "
+              "`[]`: one kernel per op)"),
           Param::quantity("energy_per_mac", Dimension::energy)
               .fallback("0.07 pJ")
               .doc("energy per tensor-core MAC (the seed's 0.07 pJ)"),
@@ -109,13 +127,27 @@ GpuSpec parse_gpu_spec(const Params& p) {
   // (an override, a sweep) scales the device's tensor rate with them.
   s.tensor_throughput_sms = static_cast<int>(p.count_if("tensor_throughput_sms").value_or(s.sms()));
   s.hbm_bandwidth = p.quantity("hbm_bandwidth");
-  s.launch_overhead_s = p.quantity("launch_overhead");
-  ConfigUsage defaults;  // an absent `efficiency:` reads its table's defaults
-  const Params eff =
-      p.table_if("efficiency").value_or(Params(ConfigNode(), efficiency_params(), defaults));
-  s.tensor_efficiency = eff.fraction("tensor");
-  s.cuda_efficiency = eff.fraction("cuda");
-  s.hbm_efficiency = eff.fraction("hbm");
+  s.sfus_per_sm = static_cast<int>(p.count("sfus_per_sm"));
+  s.runtime = &gpu_runtime_named(p.choice("runtime"));
+  // A runtime reads only its own keys, so that e.g. a launch_overhead under cuda_graph is
+  // reported as set but unread.
+  if (reads(*s.runtime, "launch_overhead"))
+    s.timing.launch_overhead_s = p.quantity("launch_overhead");
+  if (reads(*s.runtime, "kernel_gap")) s.timing.kernel_gap_s = p.quantity("kernel_gap");
+  if (p.has("fusion")) {
+    const std::vector<std::string> known = fusion_rule_names();
+    s.fuse_all = false;
+    for (const ConfigNode& item : p.list("fusion")) {
+      const std::string name = item.as_string();
+      if (std::find(known.begin(), known.end(), name) == known.end()) {
+        std::string list;
+        for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+        item.fail("unknown fusion rule '" + name + "' (known: " + list + ")");
+      }
+      if (std::find(s.fusion.begin(), s.fusion.end(), name) == s.fusion.end())
+        s.fusion.push_back(name);
+    }
+  }
   s.energy_per_mac_j = p.quantity("energy_per_mac");
   // A MAC is two FLOPs: without a separate figure a CUDA-core FLOP costs half a MAC.
   s.energy_per_flop_j = p.quantity_if("energy_per_flop").value_or(s.energy_per_mac_j / 2.0);
@@ -145,6 +177,17 @@ std::vector<std::string> gpu_spec_summary(const ConfigNode& node) {
     out.push_back("tensor " + name + format_quantity(rate, Dimension::flop_rate));
   }
   out.push_back("HBM            " + format_quantity(s.hbm_bandwidth, Dimension::bandwidth));
+  std::string runtime = "runtime        " + std::string(s.runtime->name) + " (";
+  if (s.timing.launch_overhead_s > 0.0) {
+    runtime += "launch " + format_quantity(s.timing.launch_overhead_s, Dimension::duration) + ", ";
+  }
+  out.push_back(runtime + "kernel gap " +
+                format_quantity(s.timing.kernel_gap_s, Dimension::duration) + ")");
+  std::string fused;
+  for (const std::string& r : s.fuse_all ? fusion_rule_names() : s.fusion)
+    fused += (fused.empty() ? "" : ", ") + r;
+  out.push_back("fused kernels  " +
+                (fused.empty() ? std::string("none (one kernel per op)") : fused));
   return out;
 }
 

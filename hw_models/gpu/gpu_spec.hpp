@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "hw_models/gpu/gpu_runtime.hpp"
 #include "sim/core/config.hpp"
 #include "sim/core/params.hpp"
 #include "sim/ir/dtype.hpp"
@@ -25,10 +26,12 @@ struct GpuSpec {
   std::map<ir::DType, double> tensor_flops;  // whole device, dense, FLOP/s, at tensor_throughput_sms
   int tensor_throughput_sms = 0;             // SMs the tensor figures were quoted for
   double hbm_bandwidth = 0.0;                // B/s
-  double launch_overhead_s = 0.0;
-  double tensor_efficiency = 1.0;
-  double cuda_efficiency = 1.0;
-  double hbm_efficiency = 1.0;
+  int sfus_per_sm = 16;                      // special-function units (exp, rsqrt) per SM
+  const GpuRuntime* runtime = nullptr;       // how kernels are issued (eager, cuda_graph)
+  RuntimeTiming timing;                      // the runtime's parameters
+  // Fusion rules whose groups run as one kernel, by name; all rules when `fuse_all`.
+  bool fuse_all = true;
+  std::vector<std::string> fusion;
   double energy_per_mac_j = 0.07e-12;
   double energy_per_flop_j = 0.0;            // CUDA-core element-wise work
   double energy_per_hbm_byte_j = 0.0;

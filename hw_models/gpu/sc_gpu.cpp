@@ -34,10 +34,11 @@ void Gpu::start(int32_t task, const KernelPlan& plan) {
   remaining_ = plan.ctas;
   in_flight_ = 0;
   per_cta_ = plan.per_wave;
+  last_cta_ = plan.last_wave;
   busy_ = busy_.plus(plan.total(), "the GPU's busy time");
   ++tasks_;
   if (traced_) busy.write(true);
-  notify_after(launch_done_, plan.launch);
+  notify_after(launch_done_, plan.latency + plan.runtime_overhead);
 }
 
 void Gpu::launched() {
@@ -58,7 +59,8 @@ void Gpu::issue() {
     for (int64_t i = 0; i < sms; ++i) sms_[static_cast<size_t>(i)]->ctas += full + (i < rest ? 1 : 0);
     remaining_ = 0;
     in_flight_ = 0;
-    notify_after(wave_done_, per_cta_ * (full + (rest > 0 ? 1 : 0)));
+    const int64_t waves = full + (rest > 0 ? 1 : 0);
+    notify_after(wave_done_, waves == 0 ? Time::zero() : per_cta_ * (waves - 1) + last_cta_);
     return;
   }
   // All SMs are free between waves of one kernel: hand out as many CTAs as there are SMs.
@@ -68,7 +70,7 @@ void Gpu::issue() {
     if (traced_) sms_[static_cast<size_t>(i)]->busy.write(true);
     ++sms_[static_cast<size_t>(i)]->ctas;
   }
-  notify_after(wave_done_, per_cta_);
+  notify_after(wave_done_, remaining_ == 0 ? last_cta_ : per_cta_);
 }
 
 void Gpu::wave_done() {
@@ -95,8 +97,8 @@ class GpuModules final : public UnitModules {
       : model_(dynamic_cast<const GpuModel&>(c.model)), gpu_(c.name.c_str(), model_.spec(), c.sink, c.unit_type) {}
   void start(int32_t, int32_t task, const ir::Node& op, const ir::FusedKernel* fused, AlgorithmId algorithm,
              const Cost&) override {
-    (void)fused;  // the fused-kernel plan: see GpuModel
-    gpu_.start(task, model_.plan(op, algorithm));  // the plan whose total() is the cost's time
+    // The plan whose total() is the cost's time: estimate_fused()'s for a fused group.
+    gpu_.start(task, fused ? model_.plan_fused(*fused) : model_.plan(op, algorithm));
   }
   void trace(sc_core::sc_trace_file* vcd) override {
     gpu_.trace_signals();

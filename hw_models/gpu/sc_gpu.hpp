@@ -1,10 +1,12 @@
 #pragma once
 // SystemC GPU: Gpc -> Tpc -> Sm modules in the configured counts, and a block scheduler that
-// runs one kernel at a time (one stream): after the launch overhead it hands the kernel's
-// CTAs to free SMs, in SM order, a wave at a time; an SM that finishes takes the next CTA.
-// Every CTA of a kernel costs the plan's per-wave time (GpuModel::plan, the same plan
-// estimate() sums), so waves and tails appear exactly as the model predicts: 145 CTAs on 144
-// SMs take two waves. SMs finishing together are one kernel event, not one each.
+// runs one kernel at a time (one stream): after the kernel's fixed latency and the runtime's
+// overhead (launch or gap) it hands the kernel's CTAs to free SMs, in SM order, a wave at a
+// time. Every wave but the last costs the plan's per-wave time and the last its last-wave
+// time (GpuModel::plan / plan_fused, the same plan estimate() sums), so waves and tails
+// appear exactly as the model predicts: 145 CTAs on 144 SMs take two waves. SMs finishing
+// together are one kernel event, not one each. A fused task starts from its group's plan
+// (GpuModel::plan_fused).
 #include <systemc>
 
 #include <memory>
@@ -58,6 +60,7 @@ class Gpu final : public sc_core::sc_module {
   int64_t remaining_ = 0;   // CTAs not yet handed out
   int64_t in_flight_ = 0;   // SMs 0 .. in_flight_-1 are running a CTA
   Time per_cta_;
+  Time last_cta_;  // the last wave's CTAs
   Time busy_;
   int64_t tasks_ = 0;
   sc_core::sc_event launch_done_;

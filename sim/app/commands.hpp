@@ -17,6 +17,7 @@ void register_run(CLI::App& app, CommandAction& action);
 void register_sweep(CLI::App& app, CommandAction& action);
 void register_merge(CLI::App& app, CommandAction& action);
 void register_crossover(CLI::App& app, CommandAction& action);
+void register_validate(CLI::App& app, CommandAction& action);
 void register_limits(CLI::App& app, CommandAction& action);
 void register_reference(CLI::App& app, CommandAction& action);
 // docs/CONFIG.md: every parameter table, `from:` inheritance and the limits.

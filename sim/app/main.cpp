@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   lightcode::app::register_inspect(app, action);
   lightcode::app::register_hw(app, action);
   lightcode::app::register_calibrate(app, action);
+  lightcode::app::register_validate(app, action);
   lightcode::app::register_list(app, action);
   lightcode::app::register_limits(app, action);
   lightcode::app::register_reference(app, action);

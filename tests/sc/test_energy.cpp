@@ -101,7 +101,9 @@ void check_breakdown(const sweep::PointSpec& p, double dac_pj, double adc_pj) {
   size_t phu_tasks = 0;
   for (const opt::Task& t : run.tasks.tasks) {
     const std::string unit = sys.unit(t.unit).name;
-    const hw::Cost c = sys.model(t.unit).estimate(op_of(g, t), t.algorithm);
+    // A fused group (one task) is charged its kernel's cost.
+    const hw::Cost c = t.fused >= 0 ? sys.model(t.unit).estimate_fused(run.tasks.kernels[static_cast<size_t>(t.fused)])
+                                    : sys.model(t.unit).estimate(op_of(g, t), t.algorithm);
     const double conversion = c.conversion_energy.picojoules();
     expected[{unit, is_memory(unit) ? "memory" : "compute"}] += c.energy.picojoules() - conversion;
     if (conversion > 0.0) expected[{unit, "conversion"}] += conversion;

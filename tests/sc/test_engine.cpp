@@ -95,19 +95,20 @@ TEST_CASE("one task on an idle system: event time = estimate(), SRAM") {
   CHECK(r.schedule.slots[0].end.count_ps() == sys.model(sys.find("sram")).estimate(n, 0).time.count_ps());
 }
 
-TEST_CASE("GPU: 145 CTAs on 144 SMs take two waves") {
+TEST_CASE("GPU: a kernel of several waves takes the plan's waves to the picosecond") {
   const hw::System sys = system_of("  gpu: {from: ../hardware/h100_lightcode.yaml}\n");
   const auto& gpu = dynamic_cast<const hw::GpuModel&>(sys.model(sys.find("gpu")));
-  // 145 x 1 output tiles of 128 x 128, deep enough not to split K.
-  const ir::Node n = op("dense", {{128 * 145, 4096}, {128, 4096}}, {128 * 145, 128});
+  // An FP32 GEMM (CUDA cores) of many tiles, deep enough to be compute-bound: several waves,
+  // the last one partial.
+  const ir::Node n = op("dense", {{128 * 145, 4096}, {512, 4096}}, {128 * 145, 512});
   const hw::KernelPlan plan = gpu.plan(n, hw::kGpuTensorCore);
-  REQUIRE(plan.ctas == 145);
   REQUIRE(plan.sms == 144);
+  REQUIRE(plan.waves >= 2);
+  REQUIRE(plan.ctas % 144 != 0);
   const auto r = one_task(sys, "gpu", n);
-  CHECK(r.schedule.slots[0].end.count_ps() == (plan.launch + plan.per_wave * 2).count_ps());
-  // One tile fewer would have been one wave.
-  const ir::Node fewer = op("dense", {{128 * 144, 4096}, {128, 4096}}, {128 * 144, 128});
-  CHECK(gpu.plan(fewer, hw::kGpuTensorCore).waves == 1);
+  CHECK(r.schedule.slots[0].end.count_ps() ==
+        (plan.latency + plan.runtime_overhead + plan.per_wave * (plan.waves - 1) + plan.last_wave).count_ps());
+  CHECK(r.schedule.slots[0].end == plan.total());
 }
 
 TEST_CASE("GPU: fewer SMs in the config lengthen a big GEMM proportionally") {
@@ -118,8 +119,11 @@ TEST_CASE("GPU: fewer SMs in the config lengthen a big GEMM proportionally") {
   const auto r = one_task(half, "gpu", big);
   const auto& gpu = dynamic_cast<const hw::GpuModel&>(half.model(half.find("gpu")));
   const hw::KernelPlan plan = gpu.plan(big, 0);
-  const double ratio = static_cast<double>(r.schedule.slots[0].end.count_ps() - plan.launch.count_ps()) /
-                       static_cast<double>(full_ps - plan.launch.count_ps());
+  const auto& full_gpu = dynamic_cast<const hw::GpuModel&>(full.model(full.find("gpu")));
+  const hw::KernelPlan full_plan = full_gpu.plan(big, 0);
+  CHECK(full_ps == full_plan.total().count_ps());
+  CHECK(r.schedule.slots[0].end == plan.total());
+  const double ratio = plan.waves_time().seconds() / full_plan.waves_time().seconds();
   CHECK(ratio == doctest::Approx(2.0).epsilon(0.02));
 }
 
@@ -210,6 +214,10 @@ TEST_CASE("event = analytical to the picosecond: llama-2-7b prefill, default pro
 }
 TEST_CASE("event = analytical to the picosecond: llama-2-7b prefill, default profile, lightcode policy") {
   check_parity("llama-2-7b", 128, "gpu_phu", "default", "lightcode");
+}
+TEST_CASE("event = analytical to the picosecond: llama-2-7b prefill on H100 SXM, fused GPU kernels") {
+  // h100_sxm fuses every rule: the fused tasks' SystemC waves come from GpuModel::plan_fused.
+  check_parity("llama-2-7b", 128, "h100_sxm", "default", "list");
 }
 TEST_CASE("event = analytical to the picosecond: llama-2-7b prefill, lightcode profile, list policy") {
   check_parity("llama-2-7b", 128, "cpu_phu", "lightcode", "list");

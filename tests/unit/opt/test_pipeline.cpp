@@ -99,7 +99,7 @@ TEST_CASE("placement and the whole expansion are deterministic") {
   const ir::Graph g = gpt2(64);
   const hw::System sys = hw::System::load(system_path("gpu_phu"), hw::profile_named("default"));
   const opt::StackedGraph stacks(g, sys);
-  const opt::Partition part = opt::partition(g);
+  const opt::Partition part = opt::partition_for(stacks);  // fused groups kept in one subgraph
   const opt::Placement a = opt::place(stacks, part, opt::Objective::energy);
   const opt::TaskGraph ta = opt::expand(stacks, part, a);
   for (int i = 0; i < 3; ++i) {

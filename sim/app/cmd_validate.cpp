@@ -1,0 +1,102 @@
+// `lightcode validate`: the GPU model against measured kernel times, and end-to-end prefill
+// predictions on the H100 and the (unseen) A100, written to an HDF5 file that
+// tools/validation_report.py turns into docs/VALIDATION.md.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "sim/app/commands.hpp"
+#include "sim/core/output_file.hpp"
+#include "sim/core/paths.hpp"
+#include "sim/validate/gpu_validation.hpp"
+
+namespace lightcode::app {
+namespace {
+
+struct ValidateOptions {
+  validate::ValidationOptions run;
+  std::string out = "results/validation.h5";
+};
+
+// Mean and max |relative error| per module, on the console.
+void print_summary(const results::ValidationFile& f) {
+  struct Acc {
+    double sum = 0.0, max = 0.0;
+    int n = 0;
+  };
+  std::map<std::string, Acc> by_module;
+  for (const auto& r : f.kernels) {
+    Acc& a = by_module[r.module];
+    const double e = std::fabs(r.fused_model_s / r.measured_s - 1.0);
+    a.sum += e;
+    a.max = std::max(a.max, e);
+    ++a.n;
+  }
+  std::printf("%-26s %6s %12s %12s\n", "module", "rows", "mean |err|", "max |err|");
+  for (const auto& [module, a] : by_module) {
+    std::printf("%-26s %6d %11.1f%% %11.1f%%\n", module.c_str(), a.n, 100.0 * a.sum / a.n,
+                100.0 * a.max);
+  }
+  std::printf("\n%-10s %-8s %8s %12s %10s %10s %10s %10s\n", "system", "model", "tokens",
+              "makespan ms", "gemm", "attention", "elementw.", "gaps");
+  for (const auto& e : f.end_to_end) {
+    std::printf("%-10s %-8s %8lld %12.3f %10.3f %10.3f %10.3f %10.3f\n", e.system.c_str(),
+                e.model.c_str(), static_cast<long long>(e.tokens), 1e3 * e.makespan_s,
+                1e3 * e.gemm_s, 1e3 * e.attention_s, 1e3 * e.elementwise_s, 1e3 * e.gaps_s);
+  }
+}
+
+int run(const ValidateOptions& o) {
+  check_output_path(o.out);
+  results::ValidationFile f = validate::run_validation(o.run);
+  f.tool_version = "lightcode 0.1.0";
+  results::write_validation(o.out, f);
+  print_summary(f);
+  std::cout << "wrote " << o.out << " (" << f.kernels.size() << " kernel rows, "
+            << f.end_to_end.size()
+            << " end-to-end rows); report: /usr/bin/python3 tools/validation_report.py " << o.out
+            << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void register_validate(CLI::App& app, CommandAction& action) {
+  auto opts = std::make_shared<ValidateOptions>();
+  opts->run.gpu_system = config_root() + "/systems/h100_sxm.yaml";
+  opts->run.a100_system = config_root() + "/systems/a100_sxm.yaml";
+  CLI::App* cmd = app.add_subcommand(
+      "validate",
+      "Check the GPU model against measured kernel times and predict end-to-end prefill.\n\n"
+      "Kernels: each row of REFERENCE (measured H100 fp16 kernel times of Llama-2 modules:\n"
+      "fused QKV and gate/up GEMMs, o and down projections, RMSNorm, rotary, SiLU*mul,\n"
+      "residual add, embedding, at 1-4096 tokens and tensor-parallel 1-8) becomes a small\n"
+      "graph of that module, lowered as the built-in Llama lowers it, and runs through the\n"
+      "real pipeline on --gpu-system with launches and kernel gaps set to zero (the reference\n"
+      "measured kernel time only). Each row also gets the fused-kernel model's time for the\n"
+      "module as one kernel (fused_model_s), which is what production runtimes run.\n"
+      "End to end: --model prefill at --tokens on --gpu-system and --a100-system as configured\n"
+      "(runtime included): makespan = GEMM + attention + element-wise kernel time + gaps.\n\n"
+      "Writes an HDF5 file (/kernels, /end_to_end); tools/validation_report.py makes\n"
+      "docs/VALIDATION.md from it:\n"
+      "  lightcode validate ../shared/reference/gpu/vidur_h100_llama2_kernels.csv --out v.h5\n"
+      "  /usr/bin/python3 tools/validation_report.py v.h5 --out docs/VALIDATION.md");
+  cmd->add_option("reference", opts->run.reference, "Measured kernel times (CSV)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--out", opts->out, "HDF5 file to write (default: results/validation.h5)");
+  cmd->add_option("--gpu-system", opts->run.gpu_system,
+                  "System of the reference's GPU (default: configs/systems/h100_sxm.yaml)");
+  cmd->add_option("--a100-system", opts->run.a100_system,
+                  "An unseen GPU's system, end to end only; \"\" for none\n"
+                  "(default: configs/systems/a100_sxm.yaml)");
+  cmd->add_option("--model", opts->run.model,
+                  "Built-in model for end to end (default: llama-2-7b)");
+  cmd->add_option("--tokens", opts->run.prompt_tokens,
+                  "Prompt lengths end to end (default: 128 512 2048)");
+  cmd->callback([opts, &action] { action = [opts] { return run(*opts); }; });
+}
+
+}  // namespace lightcode::app

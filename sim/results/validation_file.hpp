@@ -1,0 +1,51 @@
+#pragma once
+// The HDF5 file `lightcode validate` writes (read by tools/validation_report.py):
+//   root attributes  format ("lightcode-validation"), format_version, tool_version, reference
+//                    (the measured CSV), gpu_system and a100_system (the system files);
+//   /kernels         one row per (reference row, module): measured vs predicted kernel time;
+//   /end_to_end      one row per (system, prompt length): the makespan and its breakdown.
+// Times in seconds (float64). Written to a temporary and renamed; same input, same bytes.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lightcode::results {
+
+struct KernelValidationRow {
+  std::string gpu;    // the reference's GPU ("h100")
+  std::string model;  // "meta-llama/Llama-2-7b-hf"
+  int64_t tensor_parallel = 1;
+  int64_t tokens = 0;
+  std::string module;        // the CSV column without `_ms`: "attn_pre_proj"
+  std::string kernel_class;  // gemm, norm, rope, activation, elementwise, gather
+  double measured_s = 0.0;
+  double predicted_s = 0.0;    // the pipeline's GPU tasks, kernel time (no launches or gaps)
+  double fused_model_s = 0.0;  // GpuModel::plan_fused on the module's FusedKernel (or = predicted)
+  int64_t kernels = 0;         // GPU tasks the pipeline ran for the module
+};
+
+struct EndToEndRow {
+  std::string system;  // system file stem: "h100_sxm"
+  std::string gpu;     // the GPU's display name
+  std::string model;
+  int64_t tokens = 0;
+  double makespan_s = 0.0;
+  double gemm_s = 0.0;         // kernel time of dense / pack tasks (and fused GEMMs)
+  double attention_s = 0.0;    // batch matmuls, softmax, mask (or fused attention)
+  double elementwise_s = 0.0;  // every other GPU kernel (norms, rotary, activations, copies)
+  double gaps_s = 0.0;         // the rest of the makespan: launches and kernel gaps
+  int64_t kernels = 0;
+};
+
+struct ValidationFile {
+  std::string tool_version;
+  std::string reference;
+  std::string gpu_system;
+  std::string a100_system;
+  std::vector<KernelValidationRow> kernels;
+  std::vector<EndToEndRow> end_to_end;
+};
+
+void write_validation(const std::string& path, const ValidationFile& file);
+
+}  // namespace lightcode::results

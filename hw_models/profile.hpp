@@ -61,6 +61,9 @@ class Profile {
   // Built-in models: whether prefill projects every prompt token to logits (the original's
   // TVM graphs do) unless a scenario says `logits:`; else the last token only.
   virtual bool logits_for_every_token() const { return false; }
+  // Whether units may run fused kernels (sim/ir/fusion.hpp) where their models offer them; the
+  // original ran every op as its own kernel.
+  virtual bool fuses_kernels() const { return true; }
 };
 
 std::unique_ptr<Profile> make_default_profile();

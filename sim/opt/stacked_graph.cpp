@@ -24,6 +24,7 @@ StackedGraph::StackedGraph(const ir::Graph& graph, const hw::System& system)
   // The groups some unit fuses, and their costs there.
   std::vector<const ir::FusionRule*> rules;
   for (const ir::FusionRule& rule : ir::fusion_rules()) {
+    if (!system.profile().fuses_kernels()) break;
     for (size_t t = 0; t < system.unit_count(); ++t) {
       if (system.model(static_cast<hw::UnitType>(t)).fuses(rule.name)) {
         rules.push_back(&rule);

@@ -3,7 +3,7 @@
 // per unit type and algorithm able to run it, each with its arithmetic Cost), and transfer
 // costs for each edge and pair of candidate unit types. Built once per (graph, system); the
 // partitioner, selector, expansion and schedulers read it.
-// Fused candidates: the groups the fusion rules of the system's units propose
+// Fused candidates (profiles that fuse): the groups the fusion rules of the system's units propose
 // (sim/ir/fusion.hpp) are stacks of their own. Every member of group g gets one candidate per
 // unit type fusing g, with `group` = g; the group's cost sits on its anchor's candidate (the
 // other members' cost nothing), so a selection that gives every member that candidate pays

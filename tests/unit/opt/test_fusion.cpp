@@ -9,7 +9,12 @@
 
 #include "frontend/load_model.hpp"
 #include "sim/ir/fusion.hpp"
+#include "hw_models/system.hpp"
+#include "sim/core/config.hpp"
+#include "sim/opt/expand.hpp"
 #include "sim/opt/partition.hpp"
+#include "sim/opt/placement.hpp"
+#include "sim/opt/stacked_graph.hpp"
 #include "tests/support/paths.hpp"
 
 using namespace lightcode;
@@ -167,4 +172,82 @@ TEST_CASE(
     CHECK(split_plain > 0);  // without the ties some group would be cut: the test sees them bind
     CHECK(kept.count < plain.count);
   }
+}
+
+namespace {
+
+// x [64, 4096] x W [4096, 4096] + r: a dense whose output only the add reads.
+ir::Graph dense_add() {
+  ir::Graph g;
+  auto input = [&](const char* name, ir::Shape s) {
+    ir::Node n;
+    n.kind = ir::OpKind::memory;
+    n.kind_name = "memory";
+    n.name = name;
+    n.outputs = {ir::TensorType{s, ir::DType::float16}};
+    return g.add(std::move(n));
+  };
+  const ir::NodeId x = input("x", ir::Shape{64, 4096});
+  const ir::NodeId w = input("w", ir::Shape{4096, 4096});
+  const ir::NodeId r = input("r", ir::Shape{64, 4096});
+  auto op = [&](const char* kind, std::vector<ir::Input> in) {
+    ir::Node n;
+    n.kind = ir::parse_op_kind(kind);
+    n.kind_name = kind;
+    n.name = kind;
+    n.inputs = std::move(in);
+    n.outputs = {ir::TensorType{ir::Shape{64, 4096}, ir::DType::float16}};
+    return g.add(std::move(n));
+  };
+  const ir::NodeId d = op("dense", {{x, 0}, {w, 0}});
+  const ir::NodeId a = op("add", {{d, 0}, {r, 0}});
+  g.add_head({a, 0});
+  g.validate();
+  return g;
+}
+
+// The H100 SXM with the seed's photonic core beside it, the PHU's conversions at `dac_pj` per
+// sample: only the GPU and the PHU compute.
+hw::System gpu_phu(const std::string& dac_pj) {
+  const std::string text =
+      "name: GPU+PHU\nunits:\n  gpu: {from: ../hardware/h100_sxm.yaml}\n"
+      "  phu: {from: ../hardware/phu_lightcode.yaml, dac: {energy_per_sample: " + dac_pj + " pJ}}\n"
+      "memory:\n  hbm: {from: ../hardware/hbm3.yaml}\n  sram: {from: ../hardware/sram_seed.yaml}\n"
+      "links:\n  - {src: hbm, dst: gpu}\n  - {src: gpu, dst: gpu}\n"
+      "  - {src: hbm, dst: sram, latency: 100 ns, bandwidth: 3.35 TB/s, energy_per_bit: 1.625 pJ/bit}\n"
+      "  - {src: sram, dst: phu, latency: 10 ns, bandwidth: 200 GB/s, energy_per_bit: 0.4375 pJ/bit}\n"
+      "  - {src: sram, dst: gpu, latency: 1 us, bandwidth: 64 GB/s, energy_per_bit: 0.4375 pJ/bit}\n";
+  return hw::System::from_config(ConfigNode::parse(text, "gpu_phu_test.yaml", test::source_dir() + "/configs/systems"),
+                                 hw::profile_named("default"));
+}
+
+struct Outcome {
+  std::vector<std::string> tasks;  // "<name>@<unit>"
+};
+
+Outcome place_dense_add(const hw::System& sys, opt::Objective objective) {
+  const ir::Graph g = dense_add();
+  const opt::StackedGraph stacks(g, sys);
+  const opt::Partition part = opt::partition_for(stacks);
+  const opt::TaskGraph tg = opt::expand(stacks, part, opt::place(stacks, part, objective));
+  Outcome o;
+  for (const opt::Task& t : tg.tasks) {
+    if (t.kind == ir::OpKind::memory || t.kind == ir::OpKind::sram_split || t.kind == ir::OpKind::sram_merge) continue;
+    o.tasks.push_back(t.name + "@" + sys.unit(t.unit).name);
+  }
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("phu dense + gpu add against a fused gpu dense_add: each wins under some parameters, and is picked") {
+  // Conversions almost free: the photonic product saves the energy of the GPU's MACs and the add
+  // follows on the GPU. Conversions dear: the GPU's GEMM with the add in its epilogue.
+  const Outcome cheap = place_dense_add(gpu_phu("0.001"), opt::Objective::energy);
+  CHECK(cheap.tasks == std::vector<std::string>{"dense/mm0@phu", "add@gpu"});
+  const Outcome dear = place_dense_add(gpu_phu("100"), opt::Objective::energy);
+  CHECK(dear.tasks == std::vector<std::string>{"dense/gemm_epilogue@gpu"});
+  // Time: the GPU's fused kernel.
+  CHECK(place_dense_add(gpu_phu("0.001"), opt::Objective::time).tasks ==
+        std::vector<std::string>{"dense/gemm_epilogue@gpu"});
 }

@@ -15,7 +15,8 @@ namespace lightcode::app {
 namespace {
 
 void print_system(std::ostream& out, const hw::System& sys) {
-  out << "system   " << sys.name() << "  (profile " << sys.profile().name() << ")\n";
+  out << "system   " << sys.name() << "  (profile " << sys.profile().name()
+      << (sys.profile().fuses_kernels() ? "" : "; it runs every op as its own kernel, fusion rules aside") << ")\n";
   for (size_t t = 0; t < sys.unit_count(); ++t) {
     const hw::UnitInfo& u = sys.unit(static_cast<hw::UnitType>(t));
     out << "\n" << u.name << "  [" << u.family->name << ", " << sys.model(static_cast<hw::UnitType>(t)).unit_count()

@@ -1,6 +1,7 @@
 #include "sim/ir/fusion.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <string>
 #include <tuple>
@@ -116,6 +117,14 @@ class Region {
         }
       }
     }
+  }
+
+  // No path leaves the group and comes back (for a group assembled from parts).
+  bool convex() {
+    for (NodeId m : members_) {
+      if (!outside_operands_clear(m)) return false;
+    }
+    return true;
   }
 
   // Drops views at the group's edge: a view whose result only leaves the group is no work.
@@ -311,16 +320,32 @@ void match_norm(const FusionContext& c, std::vector<FusedKernel>& out) {
 
 // Rotary embedding: rotate_half's concatenate of a negated half, the cos/sin products, and the
 // slices and layout change feeding them.
+// x * cos + rotate_half(x) * sin: forward as far as the sum, no further (a scaling after it
+// belongs to the attention that reads the rotated tensor).
 bool rope_forward(const Region& r, NodeId id) {
   const OpKind k = r.graph().node(id).kind;
-  return k == OpKind::multiply || k == OpKind::add;
+  return r.count(OpKind::add) == 0 && (k == OpKind::multiply || k == OpKind::add);
 }
 bool rope_backward(const Region& r, NodeId id) {
   const OpKind k = r.graph().node(id).kind;
   return k == OpKind::multiply || k == OpKind::negative || k == OpKind::slice ||
          k == OpKind::transpose || is_view(k);
 }
+// The graph inputs a rotary group reads (its cos and sin tables), ascending.
+std::vector<NodeId> tables_read(const Graph& g, const FusedKernel& k) {
+  std::vector<NodeId> t;
+  for (NodeId m : k.members) {
+    for (const Input& in : g.node(m).inputs) {
+      if (g.node(in.node).kind == OpKind::memory) t.push_back(in.node);
+    }
+  }
+  std::sort(t.begin(), t.end());
+  t.erase(std::unique(t.begin(), t.end()), t.end());
+  return t;
+}
+
 void match_rope(const FusionContext& c, std::vector<FusedKernel>& out) {
+  std::vector<FusedKernel> found;
   grow_from(
       c, "rope", KernelClass::rope,
       [](const FusionContext& x, NodeId id) {
@@ -332,7 +357,25 @@ void match_rope(const FusionContext& c, std::vector<FusedKernel>& out) {
       },
       rope_forward, rope_backward, 1,
       [](const Region& r) { return r.count(OpKind::negative) > 0 && r.count(OpKind::slice) > 0; },
-      out);
+      found);
+  // Each rotation alone, and two successive rotations sharing cos/sin tables that
+  // neither feeds (q's and k's of one layer) as one kernel, as vLLM's rotary_embedding turns q
+  // and k in one launch.
+  std::vector<FusedKernel> joint;
+  Scratch scratch(c.graph.size());
+  for (size_t i = 0; i + 1 < found.size(); ++i) {
+    const std::vector<NodeId> a = tables_read(c.graph, found[i]), b = tables_read(c.graph, found[i + 1]);
+    std::vector<NodeId> shared;
+    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(shared));
+    if (shared.empty()) continue;
+    Region r(c, scratch.flags, scratch.stamp, scratch.epoch);
+    for (const FusedKernel* part : {&found[i], &found[i + 1]}) {
+      for (NodeId m : part->members) r.add(m);
+    }
+    if (r.convex()) joint.push_back(r.describe("rope", KernelClass::rope, found[i].anchor));
+  }
+  for (FusedKernel& k : found) out.push_back(std::move(k));
+  for (FusedKernel& k : joint) out.push_back(std::move(k));
 }
 
 // Activations: a transcendental and the element-wise ops around it (SiLU * up, GELU).

@@ -49,6 +49,13 @@ ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length, Lo
     throw Error(model +
                 ": inconsistent layer or head counts (load configs with load_model_config)");
   }
+  if (config.encoder() && stage == Stage::decode) {
+    throw Error(model + " is an encoder (model_type " + std::string(family_name(config.model_type)) +
+                "): it has no KV cache to decode against; use stage prefill");
+  }
+  if (config.model_type == ModelFamily::vit && length < 2) {
+    throw Error(model + ": a vit sequence is the class token plus at least one patch, got " + std::to_string(length));
+  }
   detail::Step step;
   step.tokens = stage == Stage::decode ? 1 : length;
   step.past = stage == Stage::decode ? length : 0;
@@ -66,6 +73,12 @@ ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length, Lo
       break;
     case ModelFamily::opt:
       detail::build_opt(e, config, step);
+      break;
+    case ModelFamily::bert:
+      detail::build_bert(e, config, step);
+      break;
+    case ModelFamily::vit:
+      detail::build_vit(e, config, step);
       break;
   }
   return e.finish("builtin:" + config.name + "@" + std::string(stage_name(stage)) + "/" +

@@ -7,6 +7,8 @@
 //            [1, kv_heads, length, head_dim]. Logits::all: logits [1, length, vocab] for every
 //            prompt token (TVM's traced graph); Logits::last: the final hidden state of the last
 //            token only is sliced out and projected, [1, 1, vocab] (what generation needs).
+//   encoders (bert, vit; encoder_builder.cpp): prefill only, output the last hidden state
+//            [1, length, hidden]; `logits` does not apply.
 //   decode:  one new token against a KV cache of `length` past tokens (inputs past_k_<i>,
 //            past_v_<i>); attention spans length + 1 keys; outputs logits [1, 1, vocab] and
 //            the updated cache [1, kv_heads, length + 1, head_dim].

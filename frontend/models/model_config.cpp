@@ -17,12 +17,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::array<std::pair<std::string_view, ModelFamily>, 3> kFamilies{
-    {{"gpt2", ModelFamily::gpt2}, {"llama", ModelFamily::llama}, {"opt", ModelFamily::opt}}};
+constexpr std::array<std::pair<std::string_view, ModelFamily>, 5> kFamilies{{{"gpt2", ModelFamily::gpt2},
+                                                                             {"llama", ModelFamily::llama},
+                                                                             {"opt", ModelFamily::opt},
+                                                                             {"bert", ModelFamily::bert},
+                                                                             {"vit", ModelFamily::vit}}};
 constexpr std::array<std::pair<std::string_view, NormType>, 2> kNorms{
     {{"layernorm", NormType::layernorm}, {"rmsnorm", NormType::rmsnorm}}};
-constexpr std::array<std::pair<std::string_view, Activation>, 3> kActivations{
-    {{"gelu_new", Activation::gelu_new}, {"silu", Activation::silu}, {"relu", Activation::relu}}};
+constexpr std::array<std::pair<std::string_view, Activation>, 4> kActivations{{{"gelu_new", Activation::gelu_new},
+                                                                               {"gelu", Activation::gelu},
+                                                                               {"silu", Activation::silu},
+                                                                               {"relu", Activation::relu}}};
 // Checkpoint dtypes a transformer is published in; the rest of ir::DType are not model dtypes.
 constexpr std::array<std::pair<std::string_view, ir::DType>, 3> kDTypes{
     {{"float32", ir::DType::float32},
@@ -62,6 +67,18 @@ constexpr Limit kFfnWidth{"model_ffn_width", int64_t{1} << 22, "elements",
 constexpr Limit kVocab{"model_vocab", int64_t{1} << 24, "tokens", "vocab_size of a model config"};
 constexpr Limit kPositions{"model_positions", int64_t{1} << 24, "positions",
                            "max_position_embeddings of a model config"};
+constexpr Limit kPatch{"model_patch", 1024, "pixels", "patch_size of a vit model config"};
+constexpr Limit kChannels{"model_channels", 1024, "channels", "num_channels of a vit model config"};
+
+// A key only some families read: required for them, an unread-key error for the rest (the
+// usage record reports a key read by nobody).
+std::optional<int64_t> family_count(const Params& p, const ConfigNode& root, const std::string& key, bool reads,
+                                    const std::string& why) {
+  if (!reads) return std::nullopt;
+  const std::optional<int64_t> v = p.count_if(key);
+  if (!v) root.fail("missing key '" + key + "' (" + why + ")");
+  return v;
+}
 
 }  // namespace
 
@@ -102,18 +119,23 @@ ModelConfig model_config_from(const ConfigNode& root, const std::string& path) {
   c.num_attention_heads = p.count("num_attention_heads");
   c.num_key_value_heads = p.count("num_key_value_heads");
   c.intermediate_size = p.count("intermediate_size");
-  c.vocab_size = p.count("vocab_size");
-  // Only OPT's graph has a position table (a weight whose rows are the positions).
-  if (c.model_type == ModelFamily::opt) {
-    const std::optional<int64_t> positions = p.count_if("max_position_embeddings");
-    if (!positions) {
-      root.fail("missing key 'max_position_embeddings' (model_type opt: rows of its learned position table)");
-    }
-    c.max_position_embeddings = *positions;
-  }
+  const bool vit = c.model_type == ModelFamily::vit;
+  // A vit reads pixels, not tokens: no vocabulary. Only OPT's graph has a position table (a
+  // weight whose rows are the positions); the others fold positions into a constant.
+  c.vocab_size = family_count(p, root, "vocab_size", !vit, "rows of the token embedding").value_or(0);
+  c.max_position_embeddings =
+      family_count(p, root, "max_position_embeddings", c.model_type == ModelFamily::opt,
+                   "model_type opt: rows of its learned position table")
+          .value_or(0);
+  c.patch_size = family_count(p, root, "patch_size", vit, "model_type vit: the patch side").value_or(0);
+  c.num_channels = family_count(p, root, "num_channels", vit, "model_type vit: image channels").value_or(0);
   c.norm_type = value_of(kNorms, p.choice("norm_type"));
   c.hidden_act = value_of(kActivations, p.choice("hidden_act"));
-  c.tie_word_embeddings = p.boolean("tie_word_embeddings");
+  // Encoders here end at the last hidden state: no lm_head to tie.
+  if (!c.encoder()) {
+    if (!p.has("tie_word_embeddings")) root.fail("missing key 'tie_word_embeddings' (lm_head shares the token embedding's weight)");
+    c.tie_word_embeddings = p.boolean("tie_word_embeddings");
+  }
   c.torch_dtype = value_of(kDTypes, p.choice("torch_dtype"));
 
   const ConfigNode heads = root.at("num_attention_heads");
@@ -165,14 +187,19 @@ const ParamTable& model_config_table() {
               .doc("key/value heads, dividing num_attention_heads; gpt2 and opt have no "
                    "grouped-query form: equal to num_attention_heads"),
           Param::count("intermediate_size", kFfnWidth).required().doc("feed-forward (MLP) width"),
-          Param::count("vocab_size", kVocab).required().doc("rows of the token embedding, width of the logits"),
+          Param::count("vocab_size", kVocab).doc(
+              "rows of the token embedding, width of the logits; required but for vit (pixels, no tokens)"),
           Param::count("max_position_embeddings", kPositions)
               .doc("opt only, required there: rows of the learned position table (plus OPT's "
                    "offset of 2); gpt2 (positions fold to a constant per length) and llama "
                    "(rotary) do not read it"),
           Param::choice("norm_type", names_of(kNorms)).required().doc("the blocks' and the final norm"),
           Param::choice("hidden_act", names_of(kActivations)).required().doc("the MLP's activation (ACT2FN name)"),
-          Param::boolean("tie_word_embeddings").required().doc("lm_head shares the token embedding's weight"),
+          Param::count("patch_size", kPatch).doc("vit only, required there: the image patch's side in pixels"),
+          Param::count("num_channels", kChannels).doc("vit only, required there: image channels"),
+          Param::boolean("tie_word_embeddings").doc(
+              "decoders only, required there: lm_head shares the token embedding's weight (encoders "
+              "end at the last hidden state)"),
           Param::choice("torch_dtype", names_of(kDTypes))
               .required()
               .doc("the checkpoint's dtype, and the dtype the built graph computes in"),

@@ -19,9 +19,10 @@ struct ParamTable;
 
 namespace lightcode::frontend {
 
-enum class ModelFamily : uint8_t { gpt2, llama, opt };
+// gpt2, llama, opt: decoders (prefill, decode); bert, vit: encoders (prefill only).
+enum class ModelFamily : uint8_t { gpt2, llama, opt, bert, vit };
 enum class NormType : uint8_t { layernorm, rmsnorm };
-enum class Activation : uint8_t { gelu_new, silu, relu };
+enum class Activation : uint8_t { gelu_new, gelu, silu, relu };
 
 std::string_view family_name(ModelFamily f);
 std::string_view norm_name(NormType n);
@@ -40,12 +41,15 @@ struct ModelConfig {
   int64_t intermediate_size = 0;    // feed-forward width
   int64_t vocab_size = 0;
   int64_t max_position_embeddings = 0;  // opt only (its position table); 0 for other families
+  int64_t patch_size = 0;               // vit only: the image patch's side in pixels
+  int64_t num_channels = 0;             // vit only: image channels
   NormType norm_type = NormType::layernorm;
   Activation hidden_act = Activation::gelu_new;
   bool tie_word_embeddings = false;
   ir::DType torch_dtype = ir::DType::float32;
 
   int64_t head_dim() const { return hidden_size / num_attention_heads; }
+  bool encoder() const { return model_type == ModelFamily::bert || model_type == ModelFamily::vit; }
 };
 
 // Every key of a model config file, with its type, bounds and doc (docs/CONFIG.md).

@@ -49,6 +49,13 @@ Value activation(GraphEmitter& e, Activation act, Value x) {
       const Value one_plus = e.add(e.unary("tanh", inner, "tanh"), e.scalar("one"), "one_plus");
       return e.multiply(half, one_plus, "gelu");
     }
+    case Activation::gelu: {
+      // 0.5 * x * (1 + erf(x / sqrt(2))), BERT's and ViT's exact GELU
+      const Value half = e.multiply(x, e.scalar("half"), "half");
+      const Value scaled = e.multiply(x, e.scalar("inv_sqrt2"), "scale");
+      const Value one_plus = e.add(e.unary("erf", scaled, "erf"), e.scalar("one"), "one_plus");
+      return e.multiply(half, one_plus, "gelu");
+    }
     case Activation::silu:
       return e.multiply(x, e.unary("sigmoid", x, "sigmoid"), "silu");
     case Activation::relu:

@@ -22,7 +22,7 @@ Value embed(GraphEmitter& e, Value table, Value ids);
 // torch.nn.LayerNorm (with weight and bias) or LlamaRMSNorm, per `type`, over the last axis;
 // makes its own parameters in the emitter's current scope.
 Value norm(GraphEmitter& e, NormType type, Value x);
-// ACT2FN[hidden_act] on x: gelu_new's tanh form, silu as x * sigmoid(x), relu.
+// ACT2FN[hidden_act] on x: gelu_new's tanh form, gelu's erf form, silu as x * sigmoid(x), relu.
 Value activation(GraphEmitter& e, Activation act, Value x);
 // The 4-D additive mask [1, 1, tokens, keys] that `_update_causal_mask` builds from the
 // folded causal part and the attention_mask input [1, keys]; each layer slices it.
@@ -37,5 +37,7 @@ Value softmax_upcast(GraphEmitter& e, Value x);
 void build_gpt2(GraphEmitter& e, const ModelConfig& c, const Step& step);
 void build_llama(GraphEmitter& e, const ModelConfig& c, const Step& step);
 void build_opt(GraphEmitter& e, const ModelConfig& c, const Step& step);
+void build_bert(GraphEmitter& e, const ModelConfig& c, const Step& step);  // encoder_builder.cpp
+void build_vit(GraphEmitter& e, const ModelConfig& c, const Step& step);
 
 }  // namespace lightcode::frontend::detail

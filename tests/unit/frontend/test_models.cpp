@@ -131,7 +131,7 @@ std::string error_of(const std::function<void()>& f) {
 
 }  // namespace
 
-TEST_CASE("the model zoo lists its configs sorted and each builds both stages") {
+TEST_CASE("the model zoo lists its configs sorted and each decoder builds both stages") {
   const auto names = frontend::builtin_model_names();
   for (const char* expected :
        {"gpt2", "gpt2-medium", "gpt2-xl", "llama-2-13b", "llama-2-7b", "llama-3-8b", "opt-1.3b"}) {
@@ -143,6 +143,7 @@ TEST_CASE("the model zoo lists its configs sorted and each builds both stages") 
     const frontend::ModelConfig c = frontend::builtin_model(name);
     CHECK(c.name == name);
     CHECK(!c.source.empty());
+    if (c.encoder()) continue;  // the encoder test below
     for (const Stage stage : {Stage::prefill, Stage::decode}) {
       const ir::Graph g = frontend::build_model(c, stage, 7, frontend::Logits::all);
       CHECK_NOTHROW(g.validate());
@@ -165,6 +166,31 @@ TEST_CASE("the model zoo lists its configs sorted and each builds both stages") 
       CHECK(wrong_roles == 0);
     }
   }
+}
+
+TEST_CASE("encoders: bert-base and deit-base have their published work and refuse to decode") {
+  // Per layer: q/k/v/o 4 T H^2, the MLP 2 T H I, scores and context 2 T^2 H; DeiT adds its
+  // patch embedding, (T - 1) patches x (3 x 16 x 16 = 768) x H.
+  auto encoder_macs = [](int64_t t, int64_t h, int64_t i, int64_t layers) {
+    return layers * (4 * t * h * h + 2 * t * h * i + 2 * t * t * h);
+  };
+  const frontend::ModelConfig bert = frontend::builtin_model("bert-base");
+  const frontend::ModelConfig deit = frontend::builtin_model("deit-base");
+  CHECK(bert.encoder());
+  CHECK(deit.encoder());
+  for (const int64_t t : {int64_t{128}, int64_t{384}}) {
+    const ir::Graph g = frontend::build_model(bert, Stage::prefill, t, frontend::Logits::last);
+    CHECK(count(g).macs == encoder_macs(t, 768, 3072, 12));
+    REQUIRE(g.heads().size() == 1);
+    CHECK(g.node(g.heads()[0].node).output().shape == ir::Shape{1, t, 768});
+  }
+  const ir::Graph d = frontend::build_model(deit, Stage::prefill, 197, frontend::Logits::last);
+  CHECK(count(d).macs == encoder_macs(197, 768, 3072, 12) + 196 * 768 * 768);
+  CHECK(d.node(d.heads()[0].node).output().shape == ir::Shape{1, 197, 768});
+  CHECK_THROWS_WITH_AS(frontend::build_model(bert, Stage::decode, 8, frontend::Logits::last),
+                       doctest::Contains("is an encoder (model_type bert): it has no KV cache"), Error);
+  CHECK_THROWS_WITH_AS(frontend::build_model(deit, Stage::prefill, 1, frontend::Logits::last),
+                       doctest::Contains("the class token plus at least one patch"), Error);
 }
 
 TEST_CASE("builtin gpt2 prefill at 5 tokens has the TVM graph's size and work") {
@@ -374,6 +400,17 @@ TEST_CASE("a model YAML key its family does not read names the file, line, key a
   const TempYaml opt("opt", replace(kGpt2Yaml, "model_type: gpt2", "model_type: opt"));
   CHECK(error_of([&] { frontend::load_model_config(opt.path.string()); })
             .find("missing key 'max_position_embeddings'") != std::string::npos);
+  // Encoders end at the last hidden state (no lm_head to tie); a vit reads pixels (patch size
+  // and channels, no vocabulary).
+  const TempYaml bert("bert", replace(kGpt2Yaml, "model_type: gpt2", "model_type: bert"));
+  CHECK(error_of([&] { frontend::load_model_config(bert.path.string()); })
+            .find("key 'tie_word_embeddings' is set but not read by the bert model family") != std::string::npos);
+  const TempYaml vit("vit", replace(replace(kGpt2Yaml, "model_type: gpt2", "model_type: vit"), "tie_word_embeddings: true\n", ""));
+  CHECK(error_of([&] { frontend::load_model_config(vit.path.string()); }).find("missing key 'patch_size'") !=
+        std::string::npos);
+  const TempYaml no_tie("no_tie", replace(kGpt2Yaml, "tie_word_embeddings: true\n", ""));
+  CHECK(error_of([&] { frontend::load_model_config(no_tie.path.string()); })
+            .find("missing key 'tie_word_embeddings'") != std::string::npos);
 }
 
 TEST_CASE("every shipped model config loads: each key it sets is read by its family") {
@@ -399,8 +436,8 @@ TEST_CASE("model YAML values are range- and consistency-checked where they are w
             .find("not divisible by 10 attention heads") != std::string::npos);
   CHECK(error_for("gqa", "num_key_value_heads: 12", "num_key_value_heads: 4")
             .find("no grouped-query attention") != std::string::npos);
-  CHECK(error_for("act", "hidden_act: gelu_new", "hidden_act: gelu")
-            .find("expected one of gelu_new, silu, relu, got 'gelu'") != std::string::npos);
+  CHECK(error_for("act", "hidden_act: gelu_new", "hidden_act: gelu_fast")
+            .find("expected one of gelu_new, gelu, silu, relu, got 'gelu_fast'") != std::string::npos);
   CHECK(error_for("dtype", "torch_dtype: float32", "torch_dtype: int8").find("torch_dtype") !=
         std::string::npos);
   const TempYaml ok("ok", kGpt2Yaml);

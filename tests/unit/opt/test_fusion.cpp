@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,25 @@ TEST_CASE(
       CHECK(k.k == 128);
       // No [T, T] result leaves the kernel.
       for (const ir::TensorType& t : k.outputs) CHECK(t.shape.back() == 128);
+    }
+  }
+}
+
+TEST_CASE("encoders: attention without a causal mask, and the same rules find their kernels") {
+  for (const auto& [model, tokens] : {std::pair<const char*, int64_t>{"bert-base", 128}, {"deit-base", 197}}) {
+    CAPTURE(model);
+    const ir::Graph g = load(model, tokens);
+    const auto groups = all_groups(g);
+    const auto counts = per_rule(groups);
+    CHECK(counts.at("attention") == 12);
+    CHECK(counts.at("norm") == 25);  // two per layer, and the embeddings' (bert) or the final one (deit)
+    CHECK(counts.at("horizontal_gemm") == 12);
+    CHECK(counts.at("activation") == 12);
+    for (const ir::FusedKernel& k : groups) {
+      if (k.rule != "attention") continue;
+      CHECK(!k.causal);
+      CHECK(k.m == tokens);
+      CHECK(k.n == tokens);
     }
   }
 }

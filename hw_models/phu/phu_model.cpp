@@ -48,7 +48,8 @@ class PhuModel final : public HardwareModel {
     const int64_t in_samples = ir::total_elements(op.input_types);
     const int64_t out_samples = ir::total_elements(op.outputs);
     const double compute_s =
-        static_cast<double>(ceil_div(per_product, spec_.multiplex) * k) / spec_.clock_hz;
+        static_cast<double>(ceil_div(per_product, spec_.multiplex) * ceil_div(k, spec_.elements_per_cycle)) /
+        spec_.clock_hz;
     const double dac_s = conversion_seconds(spec_.dac, in_samples / batch);
     const double adc_s = conversion_seconds(spec_.adc, out_samples / batch);
     const double convert_s = std::max(dac_s, adc_s);

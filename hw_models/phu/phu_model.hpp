@@ -6,7 +6,8 @@
 // products (batch_matmul) spreads over the cores in rounds. After expansion every product is
 // its own task, so the scheduler spreads them the same way (no double count of cores, which
 // is the original's quirk).
-//   per product = max(ceil(M x N / multiplex) x K / clock,            optical compute
+//   per product = max(ceil(M x N / multiplex) x ceil(K / elements_per_cycle) / clock,  optical
+//                                                    (elements_per_cycle: 1, or a device-built core's N)
 //                     product input samples / (dac.sample_rate x dac.count),    DAC
 //                     product output samples / (adc.sample_rate x adc.count))   ADC
 //   time        = ceil(batch / cores) x per product + dac.latency + adc.latency

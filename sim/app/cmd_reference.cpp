@@ -9,6 +9,7 @@
 
 #include "frontend/models/model_config.hpp"
 #include "hw_models/link/link_spec.hpp"
+#include "hw_models/phu/devices.hpp"
 #include "hw_models/registry.hpp"
 #include "hw_models/system.hpp"
 #include "sim/app/commands.hpp"
@@ -85,6 +86,10 @@ std::string config_reference_markdown() {
               "`configs/systems/*.yaml` (default profile) and `configs/systems/lightcode/*.yaml` "
               "(lightcode profile).",
               {&hw::system_params(), &hw::link_params()}, seen);
+  out += section("Device libraries",
+                 "`configs/devices/*.yaml`: photonic and electronic devices a PHU's `core` is built from, "
+                 "named in its `device_library` (hw_models/phu/devices.hpp).",
+                 {&hw::device_library_params()}, seen);
   out +=
       section("Model configs", "`configs/models/*.yaml`: Hugging Face style transformer configs.",
               {&frontend::model_config_table()}, seen);

@@ -40,6 +40,20 @@ const ParamTable& buffer_use_params() {
   return table;
 }
 
+const ParamTable& memory_levels_params() {
+  static const ParamTable table = [] {
+    ParamTable t{"phu.core.memory_levels",
+                 "The memory hierarchy's levels, by library memory level (access energies).",
+                 {}};
+    for (const char* level :
+         {"dram", "global_buffer_2", "global_buffer_1", "noc", "register_file"}) {
+      t.params.push_back(Param::text(level).required().doc(std::string("the ") + level + " level"));
+    }
+    return t;
+  }();
+  return table;
+}
+
 double ceil_div(int64_t a, int64_t b) {
   return static_cast<double>((a + b - 1) / b);
 }
@@ -70,10 +84,10 @@ const ParamTable& photonic_core_params() {
               .doc("modulation and readout rate"),
           Param::count("input_bits", limits::kUnitCount)
               .required()
-              .doc("operand-1 precision (DAC bits)"),
+              .doc("operand-2 (activation) precision: its DAC bits"),
           Param::count("weight_bits", limits::kUnitCount)
               .required()
-              .doc("operand-2 precision (DAC bits)"),
+              .doc("operand-1 (weight) precision: its DAC bits"),
           Param::count("output_bits", limits::kUnitCount)
               .required()
               .doc("readout precision (ADC bits, laser margin)"),
@@ -107,6 +121,11 @@ const ParamTable& photonic_core_params() {
           Param::table("devices", core_devices_params())
               .required()
               .doc("the devices, by library name"),
+          Param::table("memory_levels", memory_levels_params())
+              .doc("access energies of a product's operands and outputs (none: no memory energy)"),
+          Param::quantity("dram_bandwidth", Dimension::bandwidth)
+              .positive()
+              .doc("the operands' preload bandwidth (none: preload never bounds a product)"),
           Param::tables("buffers", buffer_use_params())
               .doc("the memory hierarchy's buffers (none: no memory)"),
       }};
@@ -189,6 +208,19 @@ PhotonicCore parse_photonic_core(const Params& p, const DeviceLibrary& lib) {
   } catch (const Error& e) {
     p.node().fail(e.what());
   }
+  if (const auto m = p.table_if("memory_levels")) {
+    MemoryLevels& l = c.memory_levels;
+    l.present = true;
+    for (auto [key, level] : {std::pair<const char*, Device*>{"dram", &l.dram},
+                              {"global_buffer_2", &l.global_buffer_2},
+                              {"global_buffer_1", &l.global_buffer_1},
+                              {"noc", &l.noc},
+                              {"register_file", &l.register_file}}) {
+      m->text(key);
+      *level = lib.get(DeviceKind::memory_level, m->at(key));
+    }
+  }
+  c.dram_bandwidth = p.quantity_if("dram_bandwidth").value_or(0.0);
   for (const Params& b : p.tables("buffers")) {
     BufferUse use;
     b.text("buffer");
@@ -262,6 +294,11 @@ double PhotonicCore::dac_power_w(int bits) const {
   return capacitive_dac_power(dac.power_w, dac.bits, dac.sample_rate, bits, clock_hz);
 }
 
+double PhotonicCore::modulator_power_w() const {
+  // A modulator switches one symbol per cycle (LT: 450 fJ/bit x 5 GHz = 2.25 mW).
+  return modulator.energy_per_bit_j * clock_hz + modulator.static_power_w;
+}
+
 double PhotonicCore::node_length_m() const {
   return y_branch.length_m + phase_shifter.length_m + coupler.length_m + node_spacing_length_m;
 }
@@ -276,20 +313,19 @@ std::vector<BreakdownItem> PhotonicCore::power_breakdown() const {
   auto times = [](int64_t count, double each) { return static_cast<double>(count) * each; };
   double memory = 0.0;
   for (const BufferUse& b : buffers) memory += times(b.count, b.buffer.power_w);
-  // A modulator switches one symbol per cycle (LT: 450 fJ/bit x 5 GHz = 2.25 mW).
-  const double modulator_w = modulator.energy_per_bit_j * clock_hz + modulator.static_power_w;
+  // The laser is charged per core-cycle of work (LT's workload rule), so it is not static.
   return {
-      {"modulators", times(n.modulators, modulator_w), false},
+      {"modulators", times(n.modulators, modulator_power_w()), false},
       {"ring tuning", times(n.rings_powered, ring.static_power_w), true},
       {"DAC",
-       times(n.operand1_modulators, dac_power_w(input_bits)) +
-           times(n.operand2_modulators, dac_power_w(weight_bits)),
+       times(n.operand1_modulators, dac_power_w(weight_bits)) +
+           times(n.operand2_modulators, dac_power_w(input_bits)),
        false},
       {"photodetector",
        times(n.photodetectors, photodetector.power_w + photodetector.static_power_w), false},
       {"ADC", times(n.readouts, adc_power_w()), false},
       {"TIA", times(n.readouts, tia.power_w), false},
-      {"laser", times(n.lasers_powered, laser_power_per_core_w()), true},
+      {"laser", times(n.lasers_powered, laser_power_per_core_w()), false},
       {"memory", memory, true},
       {"adder", times(n.readouts, adder.power_w), false},
       {"phase shifters", times(n.nodes, phase_shifter.static_power_w), true},

@@ -6,8 +6,11 @@
 //   device counts   Lightening-Transformer's rules (entry_area_power_profile.py,
 //                   photonic_crossbar.py), restated in photonic_core.cpp beside each count
 //   power           every device at the core clock with no activity factor (as the published
-//                   figures are), split into static (laser, ring tuning, buffers, phase
-//                   shifters) and dynamic (modulators, DACs, detectors, TIAs, ADCs, adders)
+//                   figures are), split into static (ring tuning, buffers, phase shifters)
+//                   and dynamic (laser, modulators, DACs, detectors, TIAs, ADCs, adders: what
+//                   a product charges per event, photonic_work.hpp)
+// Operand 1 (the weights, H x N modulators per core) and operand 2 (the activations, W x N)
+// convert at weight_bits and input_bits; the readout at output_bits.
 //   area            device footprints x counts, the node layout, the buffers
 // A precision above the converter's bits is an error at the precision's key.
 #include <string>
@@ -20,16 +23,17 @@ namespace lightcode::hw {
 
 struct CoreCounts {
   int64_t cores = 0;                // tiles x cores per tile
-  int64_t operand1_modulators = 0;  // H x N per core
-  int64_t operand2_modulators = 0;  // W x N per core, or per tile's cores when broadcast
-  int64_t modulators = 0;           // one DAC each
-  int64_t rings_powered = 0;        // rings_per_modulator per modulator
-  int64_t rings_placed = 0;         // (H + W) x N x rings_per_modulator per core
-  int64_t nodes = 0;                // H x W per core
-  int64_t photodetectors = 0;       // detectors_per_node per node
-  int64_t readouts = 0;             // ADC + TIA + adder: per node, or per tile when shared
-  int64_t lasers_powered = 0;       // one per core
-  int64_t sources_placed = 0;       // lasers and micro-combs placed: tiles + cores per tile
+  int64_t operand1_modulators = 0;  // weights: H x N per core
+  int64_t operand2_modulators =
+      0;                       // activations: W x N per core, or per tile's cores when broadcast
+  int64_t modulators = 0;      // one DAC each
+  int64_t rings_powered = 0;   // rings_per_modulator per modulator
+  int64_t rings_placed = 0;    // (H + W) x N x rings_per_modulator per core
+  int64_t nodes = 0;           // H x W per core
+  int64_t photodetectors = 0;  // detectors_per_node per node
+  int64_t readouts = 0;        // ADC + TIA + adder: per node, or per tile when shared
+  int64_t lasers_powered = 0;  // one per core
+  int64_t sources_placed = 0;  // lasers and micro-combs placed: tiles + cores per tile
 };
 
 // One line of a breakdown: a published category name and its value (W or m^2).
@@ -42,6 +46,12 @@ struct BreakdownItem {
 struct BufferUse {
   Device buffer;
   int64_t count = 0;
+};
+
+// The memory hierarchy's access energies (per product, photonic_work.hpp).
+struct MemoryLevels {
+  bool present = false;
+  Device dram, global_buffer_2, global_buffer_1, noc, register_file;
 };
 
 struct PhotonicCore {
@@ -66,6 +76,8 @@ struct PhotonicCore {
   Device laser, micro_comb, modulator, ring, phase_shifter, coupler, y_branch, photodetector, tia,
       adc, dac, adder;
   std::vector<BufferUse> buffers;
+  MemoryLevels memory_levels;
+  double dram_bandwidth = 0.0;  // B/s for the operands' preload; 0: not a bound
 
   int64_t cores() const { return int64_t{tiles} * cores_per_tile; }
   int64_t macs_per_cycle() const;  // every core, every node, every wavelength
@@ -79,6 +91,7 @@ struct PhotonicCore {
   double laser_power_per_core_w() const;
   double adc_power_w() const;  // one ADC at output_bits and the clock
   double dac_power_w(int bits) const;
+  double modulator_power_w() const;  // one symbol per cycle, plus its static power
   double node_length_m() const;
   double node_width_m() const;
 

@@ -42,13 +42,16 @@ const ParamTable& phu_params() {
               .doc("photonic cores, each running its own 2-D products (required without `core`)"),
           Param::quantity("clock", Dimension::frequency)
               .positive()
-              .doc("modulation rate: one dot-product step per wavelength per cycle (required without `core`)"),
+              .doc("modulation rate: one dot-product step per wavelength per cycle (required "
+                   "without `core`)"),
           Param::count("multiplex", limits::kUnitCount)
-              .doc("WDM wavelengths per core: dot products in flight per cycle (required without `core`)"),
+              .doc("WDM wavelengths per core: dot products in flight per cycle (required without "
+                   "`core`)"),
           Param::list("device_library")
               .doc("device library files (configs/devices/*.yaml) a `core` takes its devices from"),
           Param::table("core", photonic_core_params())
-              .doc("a core built from devices (none: cores x multiplex x clock and per-number energies)"),
+              .doc("a core built from devices (none: cores x multiplex x clock and per-number "
+                   "energies)"),
           Param::quantity("energy_per_mac", Dimension::energy)
               .fallback("0.04 pJ")
               .doc("optical energy per MAC (the seed's 0.04 pJ)"),
@@ -79,27 +82,22 @@ namespace {
 // The keys a device-built core derives, each required without one.
 constexpr const char* kDerivedKeys[] = {"cores", "clock", "multiplex"};
 
-// A device-built core through the task-parallel model (an inference until per-op event counts
-// land): a core's H x W nodes are its dot products in flight, each advancing N reduction
-// elements per cycle, so a large product takes ceil(M N / (H W)) x ceil(K / N) cycles as on
-// the device; energy per MAC is the dynamic power at full rate over the peak MAC rate (exact at
-// full utilisation, as the published power has no activity factor), and the static power
-// (lasers, ring tuning, buffers) is charged over the makespan. Converters are inside both.
-PhuSpec core_equivalent(const Params& p) {
+// A device-built PHU: one unit (its tiles and cores share each product), the core's clock,
+// and the core's static power; its cost model is the core's (phu_device_model.cpp).
+PhuSpec device_built(const Params& p) {
   for (const char* key : kDerivedKeys) {
     if (p.has(key)) p.at(key).fail(std::string("'") + key + "' is derived from `core`: remove it");
   }
-  if (!p.has("device_library")) p.node().fail("a `core` takes its devices from a `device_library`: name its files");
+  if (!p.has("device_library"))
+    p.node().fail("a `core` takes its devices from a `device_library`: name its files");
   const DeviceLibrary library = DeviceLibrary::load(p.list("device_library"));
-  auto core = std::make_shared<const PhotonicCore>(parse_photonic_core(*p.table_if("core"), library));
+  auto core =
+      std::make_shared<const PhotonicCore>(parse_photonic_core(*p.table_if("core"), library));
   PhuSpec s;
   s.name = p.text_if("name").value_or("");
-  s.cores = static_cast<int>(core->cores());
+  s.cores = 1;
   s.clock_hz = core->clock_hz;
-  s.multiplex = core->height * core->width;
-  s.elements_per_cycle = core->wavelengths;
   s.static_power_w = core->static_power_w();
-  s.energy_per_mac_j = (core->total_power_w() - s.static_power_w) / core->peak_macs_per_s();
   s.core = std::move(core);
   return s;
 }
@@ -107,16 +105,19 @@ PhuSpec core_equivalent(const Params& p) {
 }  // namespace
 
 const Params& require_per_number_phu(const Params& p) {
-  if (p.has("core")) p.at("core").fail("the lightcode profile's PHU has per-number constants, no device-built core");
-  if (p.has("device_library")) p.at("device_library").fail("a device library is used by a `core` only");
+  if (p.has("core"))
+    p.at("core").fail("the lightcode profile's PHU has per-number constants, no device-built core");
+  if (p.has("device_library"))
+    p.at("device_library").fail("a device library is used by a `core` only");
   for (const char* key : kDerivedKeys) {
-    if (!p.has(key)) p.node().fail(std::string("missing key '") + key + "' (required without `core`)");
+    if (!p.has(key))
+      p.node().fail(std::string("missing key '") + key + "' (required without `core`)");
   }
   return p;
 }
 
 PhuSpec parse_phu_spec(const Params& p) {
-  if (p.has("core")) return core_equivalent(p);
+  if (p.has("core")) return device_built(p);
   require_per_number_phu(p);
   PhuSpec s;
   s.name = p.text_if("name").value_or("");
@@ -139,10 +140,8 @@ std::vector<std::string> phu_spec_summary(const ConfigNode& node) {
   const PhuSpec s = parse_phu_spec(node);
   if (s.core) {
     std::vector<std::string> out = photonic_core_summary(*s.core);
-    out.push_back("cost model     task_parallel equivalent: " + std::to_string(s.cores) + " cores, each " +
-                  std::to_string(s.multiplex) + " dot products x " + std::to_string(s.elements_per_cycle) +
-                  " elements per cycle; " + format_quantity(s.energy_per_mac_j, Dimension::energy) +
-                  "/MAC dynamic at full rate");
+    out.push_back(
+        "cost model     one unit: every tile and core shares each product (event counts)");
     return out;
   }
   std::vector<std::string> out;

@@ -4,8 +4,8 @@
 // is declared once in phu_params() (phu_spec.cpp) with its unit, default and meaning; a
 // converter's sample rate of 0 means unlimited (the original models no conversion bound).
 // A unit built from devices has a `core:` table and a `device_library:` instead of cores,
-// clock and multiplex (photonic_core.hpp); until per-op event counts exist, its products run
-// through the task-parallel model as the core's equivalent (parse_phu_spec says how).
+// clock and multiplex (photonic_core.hpp): one unit whose tiles and cores share each product
+// (phu_device_model.cpp); `cores` of a per-number PHU are units that each run whole products.
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,7 +20,7 @@ struct ConverterSpec {
   double latency_s = 0.0;
   double sample_rate = 0.0;  // samples per second per converter; 0 = unlimited
   double energy_per_sample_j = 0.0;
-  int count = 1;             // converters per core working in parallel
+  int count = 1;  // converters per core working in parallel
 };
 
 struct PhuSpec {
@@ -28,7 +28,6 @@ struct PhuSpec {
   int cores = 1;
   double clock_hz = 0.0;
   int multiplex = 1;
-  int elements_per_cycle = 1;  // reduction elements a dot product advances per cycle
   double energy_per_mac_j = 0.04e-12;
   ConverterSpec dac;
   ConverterSpec adc;

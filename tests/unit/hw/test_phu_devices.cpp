@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "hw_models/phu/device_laws.hpp"
+#include "hw_models/phu/photonic_work.hpp"
 #include "hw_models/phu/phu_model.hpp"
 #include "hw_models/phu/phu_spec.hpp"
 #include "hw_models/registry.hpp"
@@ -221,21 +222,77 @@ TEST_CASE("hw show prints peak TOPS and TOPS per W and per mm2 and both breakdow
   CHECK(phu_spec_summary(ConfigNode::load_file(hardware("phu_dota_b.yaml"))) == lines);
 }
 
-TEST_CASE("the H100 plus DOTA-B system loads with every key read and its PHU runs products") {
+TEST_CASE("the H100 plus DOTA-B system loads with every key read and its PHU is one unit") {
   const System sys = System::load(test::source_dir() + "/configs/systems/gpu_dota_b.yaml",
                                   profile_named("default"));
   const PhuSpec s = parse_phu_spec(ConfigNode::load_file(hardware("phu_dota_b.yaml")));
-  CHECK(s.cores == 8);
-  CHECK(s.multiplex == 144);
-  CHECK(s.elements_per_cycle == 12);
   const auto model = make_phu_model(s);
-  // A 12 x 12 x 12 product is one cycle of one core; 120 x 120 x 1200 is 100 x 100 cycles.
-  const ir::Node tiny = test::op("dense", {{12, 12}, {12, 12}}, {12, 12});
-  CHECK(model->estimate(tiny, kPhuTaskParallel).time == Time::from_seconds(1.0 / 5e9));
-  const ir::Node big = test::op("dense", {{120, 1200}, {120, 1200}}, {120, 120});
-  CHECK(model->estimate(big, kPhuTaskParallel).time == Time::from_seconds(100.0 * 100.0 / 5e9));
-  // Static power is the lasers, ring tuning and buffers.
-  CHECK(model->static_power_watts() == doctest::Approx(0.77009 + 0.792 + 0.31639).epsilon(1e-4));
+  // Tiles and cores share each product, so the accelerator is one unit.
+  CHECK(model->unit_count() == 1);
+  CHECK(model->supports(test::op("dense", {{12, 12}, {12, 12}}, {12, 12})));
+  CHECK_FALSE(model->supports(test::op("add", {{8}, {8}}, {8})));
+  // Static power is ring tuning and the buffers: the laser is charged per core-cycle.
+  CHECK(model->static_power_watts() == doctest::Approx(0.792 + 0.31639).epsilon(1e-4));
+}
+
+TEST_CASE("a product's cost from event counts: 24 x 72 weights times 72 x 24 activations by hand") {
+  const PhotonicCore c = core_of("phu_dota_b.yaml");
+  // iter_N1 = 2, iter_D = 6, iter_N2 = 2: 24 core-cycles over 8 cores = 3 cycles (0.6 ns);
+  // the 4-bit operands' preload, (1728 + 1728) x 0.5 B at 1 TB/s = 1.728 ns, is longer.
+  const ProductCost p = photonic_product_cost(c, {24, 72, 24, 1}, "test");
+  CHECK(p.core_cycles == 24);
+  CHECK(p.cycles == 3);
+  CHECK(p.compute_s == doctest::Approx(0.6e-9));
+  CHECK(p.preload_s == doctest::Approx(1.728e-9));
+  CHECK(p.memory_bound);
+  CHECK(p.time_s == doctest::Approx(1.728e-9));
+  // T = min(3, ceil(72 / (2 x 12))) = 3; readouts 24 x 24 x ceil(ceil(6 / 3) / 2) = 576.
+  CHECK(p.readout_period == 3);
+  const double cycle = 1.0 / 5e9;
+  CHECK(p.energy.laser_j == doctest::Approx(24 * c.laser_power_per_core_w() * cycle));
+  // Operand 1: 24 x 72 x 2 = 3456 conversions; operand 2: 2 x 24 x 72 / 4 tiles = 864.
+  CHECK(p.energy.modulation_j ==
+        doctest::Approx((3456 + 864) * (2.2321e-3 + 2.25e-3) * cycle).epsilon(1e-4));
+  // 576 nodes x 6 cycles x 2 detectors x 1.1 mW; 576 readouts x (3.7 + 3 + 0.04556) mW.
+  CHECK(p.energy.detection_j ==
+        doctest::Approx((3456 * 2 * 1.1e-3 + 576 * (3.7e-3 + 3e-3 + 0.04556e-3)) * cycle)
+            .epsilon(1e-9));
+  CHECK(p.energy.conversion_j ==
+        doctest::Approx((4320 * c.dac_power_w(4) + 576 * 3.7e-3) * cycle).epsilon(1e-9));
+  // Memory: 4-bit elements at a quarter of LT's 2-byte access energies; 1728 + 1728 operand
+  // and 576 output elements through DRAM, both global buffers and the NoC, and 4320 RF reads.
+  const double through = (1728 + 1728 + 576) * 0.25 * (62.4 + 1.655 + 0.92 + 2.0) * 1e-12;
+  CHECK(p.energy.memory_j == doctest::Approx(through + 4320 * 0.25 * 0.073e-12).epsilon(1e-9));
+  CHECK(p.energy.static_j == doctest::Approx(c.static_power_w() * 1.728e-9));
+  // The model charges the four dynamic categories and times the product as computed here.
+  const auto model = make_device_phu_model(c);
+  const Cost cost =
+      model->estimate(test::op("dense", {{24, 72}, {24, 72}}, {24, 24}), kPhuTaskParallel);
+  CHECK(cost.time == Time::from_seconds(1.728e-9));
+  CHECK(cost.bound == Bound::memory);
+  CHECK(cost.energy.picojoules() == doctest::Approx(p.energy.dynamic_j() * 1e12));
+}
+
+TEST_CASE("tiles and cores share one product: doubling either halves a large product's time") {
+  const PhotonicCore b = core_of("phu_dota_b.yaml");
+  const ProductShape big{4096, 4096, 4096, 1};
+  const ProductCost base = photonic_product_cost(b, big, "big");
+  CHECK_FALSE(base.memory_bound);
+  PhotonicCore more_cores = b;
+  more_cores.cores_per_tile = 4;
+  CHECK(photonic_product_cost(more_cores, big, "big").time_s ==
+        doctest::Approx(base.time_s / 2).epsilon(1e-6));
+  const ProductCost l = photonic_product_cost(core_of("phu_dota_l.yaml"), big, "big");
+  CHECK(l.time_s == doctest::Approx(base.time_s / 2).epsilon(1e-6));
+  // The same core-cycles run, so the laser energy is the same; broadcast over 8 tiles halves
+  // operand 2's conversions.
+  CHECK(l.energy.laser_j == doctest::Approx(base.energy.laser_j));
+  CHECK(l.energy.modulation_j < base.energy.modulation_j);
+  // Until the preload binds: a product with little reuse is memory-bound at any core count.
+  const ProductShape thin{4096, 4096, 1, 1};
+  CHECK(photonic_product_cost(b, thin, "thin").memory_bound);
+  CHECK(photonic_product_cost(more_cores, thin, "thin").time_s ==
+        photonic_product_cost(b, thin, "thin").time_s);
 }
 
 TEST_CASE("a device with negative loss or power is an error at its file and line") {
@@ -263,7 +320,8 @@ TEST_CASE("a precision above a converter's bits is an error at the precision's l
   CHECK(out.find("bad.yaml:3") != std::string::npos);
   CHECK(out.find("ADC 'lt_sar_adc'") != std::string::npos);
   // A core too large to count is an error at its key, not a wrap.
-  CHECK(error_of_spec("from: phu_dota_b.yaml\ncore:\n  tiles: 65536\n").find("bad.yaml:3") != std::string::npos);
+  CHECK(error_of_spec("from: phu_dota_b.yaml\ncore:\n  tiles: 65536\n").find("bad.yaml:3") !=
+        std::string::npos);
 }
 
 TEST_CASE("a core naming a missing device is an error at the naming line") {

@@ -10,7 +10,8 @@
 namespace lightcode::hw {
 namespace {
 
-// Converter laws use 2^bits; no converter in any survey resolves more.
+// Our bound, not a physical constant: the laws use 2^bits, and 24 bits is far beyond the
+// GS/s converters they were fitted to (8-bit references), so a larger figure is a typo.
 constexpr int kMaxConverterBits = 24;
 
 const ParamTable& core_devices_params() {

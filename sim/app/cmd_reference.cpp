@@ -29,7 +29,9 @@ is meaningful, as its line says) and its meaning. `lightcode hw show <system.yam
 same for one system, with the values it resolves to.
 
 Quantities are written with units (`9.7 GHz`, `3.35 TB/s`, `0.04 pJ`, `4 us`): a number
-without one, or a unit of another dimension, is an error naming both. Unknown keys are errors
+without one, or a unit of another dimension, is an error naming both. Device figures add
+lengths (`4.8 um`), areas (`2850 um^2`, `14.35 mm^2`: the prefix is squared with the unit),
+ratios in `dB` and power levels in `dBm` (neither takes a prefix), and `fJ/bit`. Unknown keys are errors
 with the closest known key suggested. A key that is set but that the model and profile in use
 never read is an error naming file, line and key (for example `gemm_efficiency` on a CPU under
 the `lightcode` profile, whose CPU model uses the original's fits only, or `links:` under the

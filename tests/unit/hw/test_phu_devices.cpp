@@ -295,6 +295,28 @@ TEST_CASE("tiles and cores share one product: doubling either halves a large pro
         photonic_product_cost(b, thin, "thin").time_s);
 }
 
+TEST_CASE("the shipped device library parses: every kind in SI units") {
+  const std::string dir = test::source_dir() + "/configs/devices/";
+  DeviceLibrary lib;
+  for (const char* f : {"photonic.yaml", "electronic.yaml", "memory.yaml"}) {
+    lib.add(ConfigNode::load_file(dir + f));
+  }
+  const auto& d = lib.devices();
+  CHECK(d.at("lt_mzm").kind == DeviceKind::modulator);
+  CHECK(d.at("lt_mzm").energy_per_bit_j == doctest::Approx(450e-15));
+  CHECK(d.at("lt_mzm").area_m2 == doctest::Approx(260e-6 * 20e-6));
+  CHECK(d.at("lt_pd").sensitivity_dbm == -25.0);
+  CHECK(d.at("sp_on_chip_laser").insertion_loss_db == 2.0);
+  CHECK(d.at("lt_sar_adc").bits == 8);
+  CHECK(d.at("lt_sar_adc").law == "sar");
+  CHECK(d.at("lt_cap_dac").area_m2 == doctest::Approx(11000e-12));
+  CHECK(d.at("lt_global_buffer_2mb").area_m2 == doctest::Approx(14.348352e-6));
+  CHECK(d.at("lt_dram").access_energy_j == doctest::Approx(62.4e-12));
+  CHECK(d.at("sp_mmi_1x10").kind == DeviceKind::mmi);
+  CHECK(d.at("sp_parabolic_crossing").kind == DeviceKind::crossing);
+  CHECK(d.at("sp_integrator").static_power_w == doctest::Approx(0.3e-3));
+}
+
 TEST_CASE("a device with negative loss or power is an error at its file and line") {
   const std::string loss = error_of_library(
       "y_branches:\n  yb:\n    insertion_loss: -0.1 dB\n    length: 1 um\n    width: 1 um\n");

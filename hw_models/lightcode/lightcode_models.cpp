@@ -9,6 +9,7 @@
 #include "hw_models/lightcode/lightcode_constants.hpp"
 #include "hw_models/memory/memory_model.hpp"
 #include "hw_models/memory/memory_spec.hpp"
+#include "hw_models/phu/phu_spec.hpp"
 #include "sim/ir/metrics.hpp"
 
 namespace lightcode::hw {
@@ -269,7 +270,7 @@ std::unique_ptr<HardwareModel> make_lightcode_cpu(const Params& spec) {
   return std::make_unique<LightcodeCpu>(spec);
 }
 std::unique_ptr<HardwareModel> make_lightcode_phu(const Params& spec) {
-  return std::make_unique<LightcodePhu>(spec);
+  return std::make_unique<LightcodePhu>(require_per_number_phu(spec));
 }
 std::unique_ptr<HardwareModel> make_lightcode_memory(const Params& spec) {
   const std::string level = spec.choice("level");

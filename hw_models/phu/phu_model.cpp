@@ -17,25 +17,33 @@ double conversion_seconds(const ConverterSpec& c, int64_t samples) {
   return static_cast<double>(samples) / (c.sample_rate * c.count);
 }
 
+}  // namespace
+
+Capabilities phu_capabilities(double clock_hz) {
+  Capabilities c;
+  c.photonic = true;
+  c.residence = Residence::sram;  // a PHU has no memory of its own
+  c.role = TransferRole::phu;
+  c.clock_hz = clock_hz;
+  return c;
+}
+
+AlgorithmList phu_algorithms_for(const ir::Node& op) {
+  AlgorithmList list;
+  if (ir::is_matrix_product(op.kind)) list.add(kPhuTaskParallel);
+  return list;
+}
+
+namespace {
+
 class PhuModel final : public HardwareModel {
  public:
   explicit PhuModel(const PhuSpec& spec) : spec_(spec) {}
 
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.photonic = true;
-    c.residence = Residence::sram;  // a PHU has no memory of its own
-    c.role = TransferRole::phu;
-    c.clock_hz = spec_.clock_hz;
-    return c;
-  }
+  Capabilities capabilities() const override { return phu_capabilities(spec_.clock_hz); }
   int unit_count() const override { return spec_.cores; }
 
-  AlgorithmList algorithms(const ir::Node& op) const override {
-    AlgorithmList list;
-    if (ir::is_matrix_product(op.kind)) list.add(kPhuTaskParallel);
-    return list;
-  }
+  AlgorithmList algorithms(const ir::Node& op) const override { return phu_algorithms_for(op); }
   std::string_view algorithm_name(AlgorithmId) const override { return "task_parallel"; }
 
   Cost estimate(const ir::Node& op, AlgorithmId) const override {
@@ -76,12 +84,16 @@ class PhuModel final : public HardwareModel {
 }  // namespace
 
 std::unique_ptr<HardwareModel> make_phu_model(const PhuSpec& spec) {
+  if (spec.core) return make_device_phu_model(*spec.core);
   return std::make_unique<PhuModel>(spec);
 }
 
 std::vector<AlgorithmInfo> phu_algorithms() {
-  return {{"task_parallel",
-           "matrix products: output dot products over cores x WDM wavelengths; DAC in, ADC out"}};
+  return {
+      {"task_parallel",
+       "matrix products: per-number PHU: one 2-D product per core, its dot products over the WDM "
+       "wavelengths, DAC in, ADC out; device-built PHU (`core:`): every tile and core shares each "
+       "product"}};
 }
 
 }  // namespace lightcode::hw

@@ -16,6 +16,8 @@
 // Samples: every element of every input is converted by a DAC exactly once (operands are
 // held optically while reused), and every element of every output by an ADC exactly once.
 // A sample rate of 0 is unlimited. batch = n_out / (M x N) with [.., M, N] the output.
+// A unit built from devices (spec.core) is one unit instead, whose tiles and cores share each
+// product's work, costed from event counts (phu_device_model.cpp, photonic_work.hpp).
 #include <memory>
 #include <vector>
 
@@ -31,6 +33,10 @@ enum PhuAlgorithm : AlgorithmId {
 };
 
 std::unique_ptr<HardwareModel> make_phu_model(const PhuSpec& spec);
+std::unique_ptr<HardwareModel> make_device_phu_model(const PhotonicCore& core);
+// What both PHU models share: photonic, operands in SRAM, products only.
+Capabilities phu_capabilities(double clock_hz);
+AlgorithmList phu_algorithms_for(const ir::Node& op);
 // Its SystemC cores (hw_models/phu/sc_phu_core.cpp): one PhuCore per core.
 std::unique_ptr<UnitModules> make_phu_modules(const ModuleContext& context);
 std::vector<AlgorithmInfo> phu_algorithms();

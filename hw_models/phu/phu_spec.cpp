@@ -38,14 +38,20 @@ const ParamTable& phu_params() {
       {
           Param::meta("family").doc("`phu`"),
           Param::meta("name").doc("display name"),
-          Param::count("cores", limits::kUnitCount).required().doc("photonic cores"),
+          Param::count("cores", limits::kUnitCount)
+              .doc("photonic cores, each running its own 2-D products (required without `core`)"),
           Param::quantity("clock", Dimension::frequency)
               .positive()
-              .required()
-              .doc("modulation rate: one dot-product step per wavelength per cycle"),
+              .doc("modulation rate: one dot-product step per wavelength per cycle (required "
+                   "without `core`)"),
           Param::count("multiplex", limits::kUnitCount)
-              .required()
-              .doc("WDM wavelengths per core (dot products in flight per cycle)"),
+              .doc("WDM wavelengths per core: dot products in flight per cycle (required without "
+                   "`core`)"),
+          Param::list("device_library")
+              .doc("device library files (configs/devices/*.yaml) a `core` takes its devices from"),
+          Param::table("core", photonic_core_params())
+              .doc("a core built from devices (none: cores x multiplex x clock and per-number "
+                   "energies)"),
           Param::quantity("energy_per_mac", Dimension::energy)
               .fallback("0.04 pJ")
               .doc("optical energy per MAC (the seed's 0.04 pJ)"),
@@ -71,7 +77,48 @@ ConverterSpec parse_converter(const Params& phu, std::string_view key) {
   return c;
 }
 
+namespace {
+
+// The keys a device-built core derives, each required without one.
+constexpr const char* kDerivedKeys[] = {"cores", "clock", "multiplex"};
+
+// A device-built PHU: one unit (its tiles and cores share each product), the core's clock,
+// and the core's static power; its cost model is the core's (phu_device_model.cpp).
+PhuSpec device_built(const Params& p) {
+  for (const char* key : kDerivedKeys) {
+    if (p.has(key)) p.at(key).fail(std::string("'") + key + "' is derived from `core`: remove it");
+  }
+  if (!p.has("device_library"))
+    p.node().fail("a `core` takes its devices from a `device_library`: name its files");
+  const DeviceLibrary library = DeviceLibrary::load(p.list("device_library"));
+  auto core =
+      std::make_shared<const PhotonicCore>(parse_photonic_core(*p.table_if("core"), library));
+  PhuSpec s;
+  s.name = p.text_if("name").value_or("");
+  s.cores = 1;
+  s.clock_hz = core->clock_hz;
+  s.static_power_w = core->static_power_w();
+  s.core = std::move(core);
+  return s;
+}
+
+}  // namespace
+
+const Params& require_per_number_phu(const Params& p) {
+  if (p.has("core"))
+    p.at("core").fail("the lightcode profile's PHU has per-number constants, no device-built core");
+  if (p.has("device_library"))
+    p.at("device_library").fail("a device library is used by a `core` only");
+  for (const char* key : kDerivedKeys) {
+    if (!p.has(key))
+      p.node().fail(std::string("missing key '") + key + "' (required without `core`)");
+  }
+  return p;
+}
+
 PhuSpec parse_phu_spec(const Params& p) {
+  if (p.has("core")) return device_built(p);
+  require_per_number_phu(p);
   PhuSpec s;
   s.name = p.text_if("name").value_or("");
   s.cores = static_cast<int>(p.count("cores"));
@@ -91,6 +138,12 @@ PhuSpec parse_phu_spec(const ConfigNode& node) {
 
 std::vector<std::string> phu_spec_summary(const ConfigNode& node) {
   const PhuSpec s = parse_phu_spec(node);
+  if (s.core) {
+    std::vector<std::string> out = photonic_core_summary(*s.core);
+    out.push_back(
+        "cost model     one unit: every tile and core shares each product (event counts)");
+    return out;
+  }
   std::vector<std::string> out;
   out.push_back("photonic MAC/s " +
                 format_quantity(s.cores * s.multiplex * s.clock_hz, Dimension::mac_rate) + " (" +

@@ -9,6 +9,7 @@
 
 #include "frontend/models/model_config.hpp"
 #include "hw_models/link/link_spec.hpp"
+#include "hw_models/phu/devices.hpp"
 #include "hw_models/registry.hpp"
 #include "hw_models/system.hpp"
 #include "sim/app/commands.hpp"
@@ -28,7 +29,9 @@ is meaningful, as its line says) and its meaning. `lightcode hw show <system.yam
 same for one system, with the values it resolves to.
 
 Quantities are written with units (`9.7 GHz`, `3.35 TB/s`, `0.04 pJ`, `4 us`): a number
-without one, or a unit of another dimension, is an error naming both. Unknown keys are errors
+without one, or a unit of another dimension, is an error naming both. Device figures add
+lengths (`4.8 um`), areas (`2850 um^2`, `14.35 mm^2`: the prefix is squared with the unit),
+ratios in `dB` and power levels in `dBm` (neither takes a prefix), and `fJ/bit`. Unknown keys are errors
 with the closest known key suggested. A key that is set but that the model and profile in use
 never read is an error naming file, line and key (for example `gemm_efficiency` on a CPU under
 the `lightcode` profile, whose CPU model uses the original's fits only, or `links:` under the
@@ -85,6 +88,10 @@ std::string config_reference_markdown() {
               "`configs/systems/*.yaml` (default profile) and `configs/systems/lightcode/*.yaml` "
               "(lightcode profile).",
               {&hw::system_params(), &hw::link_params()}, seen);
+  out += section("Device libraries",
+                 "`configs/devices/*.yaml`: photonic and electronic devices a PHU's `core` is built from, "
+                 "named in its `device_library` (hw_models/phu/devices.hpp).",
+                 {&hw::device_library_params()}, seen);
   out +=
       section("Model configs", "`configs/models/*.yaml`: Hugging Face style transformer configs.",
               {&frontend::model_config_table()}, seen);

@@ -21,10 +21,13 @@ struct DimensionInfo {
   std::string_view name;
   std::string_view base;  // printed by format_quantity
   std::array<UnitSpelling, 4> units;
+  // How often the SI prefix applies: 1, 2 for an area (1 um^2 = 1e-12 m^2), 0 for the
+  // logarithmic dB and dBm, where a prefix means nothing.
+  int prefix_power = 1;
 };
 
 // Longest spellings first so "bit/s" is tried before "s".
-constexpr std::array<DimensionInfo, 10> kDimensions{{
+constexpr std::array<DimensionInfo, 14> kDimensions{{
     {"frequency", "Hz", {{{"Hz", 1.0}}}},
     {"duration", "s", {{{"s", 1.0}}}},
     {"energy", "J", {{{"J", 1.0}}}},
@@ -35,13 +38,18 @@ constexpr std::array<DimensionInfo, 10> kDimensions{{
     {"MAC rate", "MAC/s", {{{"MAC/s", 1.0}}}},
     {"sample rate", "S/s", {{{"Sa/s", 1.0}, {"S/s", 1.0}}}},
     {"energy per bit", "J/bit", {{{"J/bit", 1.0}, {"J/b", 1.0}, {"J/B", 0.125}}}},
+    {"length", "m", {{{"m", 1.0}}}},
+    {"area", "m^2", {{{"m^2", 1.0}, {"m2", 1.0}}}, 2},
+    {"decibel ratio", "dB", {{{"dB", 1.0}}}, 0},
+    {"power level", "dBm", {{{"dBm", 1.0}}}, 0},
 }};
 
 struct Prefix {
   std::string_view text;
   double factor;
 };
-constexpr std::array<Prefix, 15> kPrefixes{{{"", 1.0},
+constexpr std::array<Prefix, 16> kPrefixes{{{"", 1.0},
+                                            {"f", 1e-15},
                                             {"p", 1e-12},
                                             {"n", 1e-9},
                                             {"u", 1e-6},
@@ -95,7 +103,8 @@ double parse_quantity(std::string_view text, Dimension d) {
     const std::string_view prefix = unit.substr(0, unit.size() - u.text.size());
     for (const Prefix& p : kPrefixes) {
       if (p.text != prefix) continue;
-      const double value = number * p.factor * u.factor;
+      if (info(d).prefix_power == 0 && !p.text.empty()) break;
+      const double value = number * std::pow(p.factor, info(d).prefix_power) * u.factor;
       if (!std::isfinite(value)) {
         throw Error("'" + quoted + "' is too large to represent (above 1.8e308 " + std::string(info(d).base) + ")");
       }
@@ -108,7 +117,7 @@ double parse_quantity(std::string_view text, Dimension d) {
     accepted += (accepted.empty() ? "" : ", ") + std::string(u.text);
   }
   throw Error("'" + quoted + "': unit '" + excerpt(std::string(unit)) + "' is not a " +
-              std::string(info(d).name) + " unit (expected a prefix p n u m k M G T P and one of " +
+              std::string(info(d).name) + " unit (expected a prefix f p n u m k M G T P and one of " +
               accepted + ")");
 }
 
@@ -122,18 +131,23 @@ std::string format_quantity(double value_si, Dimension d) {
                                                {"m", 1e-3},
                                                {"u", 1e-6},
                                                {"n", 1e-9}}};
+  char num[64];
+  const int power = info(d).prefix_power;
+  if (power == 0) {
+    std::snprintf(num, sizeof num, "%.4g", value_si);
+    return std::string(num) + " " + std::string(info(d).base);
+  }
   const double mag = std::fabs(value_si);
   Prefix chosen = value_si == 0.0 ? Prefix{"", 1.0} : Prefix{"p", 1e-12};
   if (value_si != 0.0) {
     for (const Prefix& p : kEng) {
-      if (mag >= p.factor * 0.9999999) {
+      if (mag >= std::pow(p.factor, power) * 0.9999999) {
         chosen = p;
         break;
       }
     }
   }
-  char num[64];
-  std::snprintf(num, sizeof num, "%.4g", value_si / chosen.factor);
+  std::snprintf(num, sizeof num, "%.4g", value_si / std::pow(chosen.factor, power));
   return std::string(num) + " " + std::string(chosen.text) + std::string(info(d).base);
 }
 

@@ -18,13 +18,17 @@ enum class Dimension {
   mac_rate,        // MAC/s
   sample_rate,     // S/s (samples per second; "Sa/s" accepted)
   energy_per_bit,  // J/bit ("J/B" accepted, /8)
+  length,          // m ("um", "mm"; device footprints)
+  area,            // m^2 ("um^2", "mm^2": the prefix is squared, as the unit is)
+  decibel,         // dB (a ratio: insertion loss, extinction ratio); no prefixes
+  power_level,     // dBm (power relative to 1 mW: detector sensitivity); no prefixes
 };
 
 std::string_view dimension_name(Dimension d);
 // The SI base unit a dimension is stored in ("Hz", "s", "B/s", ...), for docs.
 std::string_view dimension_base_unit(Dimension d);
 
-// Parses "<number> <prefix><unit>" (SI prefixes p n u m k M G T P; binary Ki Mi Gi Ti for
+// Parses "<number> <prefix><unit>" (SI prefixes f p n u m k M G T P; binary Ki Mi Gi Ti for
 // data). Throws lightcode::Error (without a place; callers add it) when malformed.
 double parse_quantity(std::string_view text, Dimension d);
 

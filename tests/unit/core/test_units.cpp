@@ -22,6 +22,20 @@ TEST_CASE("quantities parse to SI base units") {
   CHECK(parse_quantity("10 GS/s", Dimension::sample_rate) == doctest::Approx(10e9));
 }
 
+TEST_CASE("device quantities: femto, lengths, squared-prefix areas, dB and dBm") {
+  CHECK(parse_quantity("450 fJ/bit", Dimension::energy_per_bit) == doctest::Approx(450e-15));
+  CHECK(parse_quantity("4.8 um", Dimension::length) == doctest::Approx(4.8e-6));
+  CHECK(parse_quantity("2850 um^2", Dimension::area) == doctest::Approx(2850e-12));
+  CHECK(parse_quantity("14.35 mm^2", Dimension::area) == doctest::Approx(14.35e-6));
+  CHECK(parse_quantity("1.2 dB", Dimension::decibel) == doctest::Approx(1.2));
+  CHECK(parse_quantity("-25 dBm", Dimension::power_level) == doctest::Approx(-25.0));
+  // A prefix on a logarithmic unit means nothing: an error, not a silent factor.
+  CHECK_THROWS_WITH_AS(parse_quantity("3 mdB", Dimension::decibel), doctest::Contains("not a decibel ratio unit"),
+                       Error);
+  CHECK(format_quantity(60.3e-6, Dimension::area) == "60.3 mm^2");
+  CHECK(format_quantity(0.33, Dimension::decibel) == "0.33 dB");
+}
+
 TEST_CASE("a missing or wrong unit is an error that says what was expected") {
   CHECK_THROWS_WITH_AS(parse_quantity("9.7", Dimension::frequency), doctest::Contains("has no unit"), Error);
   CHECK_THROWS_WITH_AS(parse_quantity("9.7 GB", Dimension::frequency),

@@ -1,0 +1,59 @@
+// Default-profile model of a PHU built from devices: one unit whose tiles and cores share each
+// matrix product's tiles of work, timed and charged from event counts (photonic_work.hpp).
+// Output [.., M, N] with reduction K (the first input's last dimension) is operand 1 (weights,
+// N x K) times operand 2 (activations, K x M), batch = outputs / (M x N). Cost.energy is the
+// laser, modulation, detection and memory energy; the core's static power (ring tuning,
+// buffers) is the unit's static power, charged over the makespan by the report.
+#include <algorithm>
+
+#include "hw_models/phu/photonic_work.hpp"
+#include "hw_models/phu/phu_model.hpp"
+#include "sim/ir/metrics.hpp"
+
+namespace lightcode::hw {
+namespace {
+
+class DevicePhuModel final : public HardwareModel {
+ public:
+  explicit DevicePhuModel(const PhotonicCore& core)
+      : core_(core), per_event_(event_energies(core)) {}
+
+  Capabilities capabilities() const override { return phu_capabilities(core_.clock_hz); }
+  int unit_count() const override { return 1; }
+
+  AlgorithmList algorithms(const ir::Node& op) const override { return phu_algorithms_for(op); }
+  std::string_view algorithm_name(AlgorithmId) const override { return "task_parallel"; }
+
+  Cost estimate(const ir::Node& op, AlgorithmId) const override {
+    const ir::Shape& out = op.output().shape;
+    ProductShape s;
+    s.n1 = out.back();
+    s.n2 = out.from_back(2);
+    s.d = op.input_types.empty() ? 1 : op.input_type(0).shape.back();
+    const int64_t per_product = s.n1 * s.n2;
+    s.batch = per_product > 0 ? std::max<int64_t>(1, out.elements() / per_product) : 1;
+    const ProductCost p = photonic_product_cost(core_, per_event_, s, op.name);
+    Cost c;
+    c.time = Time::from_seconds(p.time_s);
+    c.bound = p.memory_bound ? Bound::memory : Bound::compute;
+    c.energy = Energy::from_joules(p.energy.dynamic_j());
+    c.conversion_energy = Energy::from_joules(p.energy.conversion_j);
+    c.bytes_read = ir::total_bytes(op.input_types);
+    c.bytes_written = ir::total_bytes(op.outputs);
+    return c;
+  }
+
+  double static_power_watts() const override { return per_event_.static_w; }
+
+ private:
+  PhotonicCore core_;
+  EventEnergies per_event_;
+};
+
+}  // namespace
+
+std::unique_ptr<HardwareModel> make_device_phu_model(const PhotonicCore& core) {
+  return std::make_unique<DevicePhuModel>(core);
+}
+
+}  // namespace lightcode::hw

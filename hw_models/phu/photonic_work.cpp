@@ -63,9 +63,10 @@ ProductCost photonic_product_cost(const PhotonicCore& c, const EventEnergies& pe
   r.cycles = ceil_div(r.core_cycles, c.cores());
   r.compute_s = static_cast<double>(r.cycles) / c.clock_hz;
   if (c.dram_bandwidth > 0.0) {
-    const double operand_bytes = (static_cast<double>(s.n1) * s.d * c.weight_bits +
-                                  static_cast<double>(s.d) * s.n2 * c.input_bits) /
-                                 8.0 * static_cast<double>(s.batch);
+    const double operand_bytes =
+        (static_cast<double>(s.n1) * static_cast<double>(s.d) * static_cast<double>(c.weight_bits) +
+         static_cast<double>(s.d) * static_cast<double>(s.n2) * static_cast<double>(c.input_bits)) /
+        8.0 * static_cast<double>(s.batch);
     r.preload_s = operand_bytes / c.dram_bandwidth;
   }
   r.memory_bound = r.preload_s > r.compute_s;

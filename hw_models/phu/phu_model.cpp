@@ -11,10 +11,10 @@ int64_t ceil_div(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
 
-// Seconds to convert `samples` with one core's `count` converters; 0 = unlimited.
-double conversion_seconds(const ConverterSpec& c, int64_t samples) {
+// Seconds to convert `samples` with `cores` cores' `count` converters each; 0 = unlimited.
+double conversion_seconds(const ConverterSpec& c, int64_t samples, int cores) {
   if (c.sample_rate <= 0.0) return 0.0;
-  return static_cast<double>(samples) / (c.sample_rate * c.count);
+  return static_cast<double>(samples) / (c.sample_rate * c.count * cores);
 }
 
 }  // namespace
@@ -41,7 +41,7 @@ class PhuModel final : public HardwareModel {
   explicit PhuModel(const PhuSpec& spec) : spec_(spec) {}
 
   Capabilities capabilities() const override { return phu_capabilities(spec_.clock_hz); }
-  int unit_count() const override { return spec_.cores; }
+  int unit_count() const override { return 1; }  // its cores share each product
 
   AlgorithmList algorithms(const ir::Node& op) const override { return phu_algorithms_for(op); }
   std::string_view algorithm_name(AlgorithmId) const override { return "task_parallel"; }
@@ -55,13 +55,13 @@ class PhuModel final : public HardwareModel {
     const int64_t batch = per_product > 0 ? std::max<int64_t>(1, n_out / per_product) : 1;
     const int64_t in_samples = ir::total_elements(op.input_types);
     const int64_t out_samples = ir::total_elements(op.outputs);
-    const double compute_s =
-        static_cast<double>(ceil_div(per_product, spec_.multiplex) * k) / spec_.clock_hz;
-    const double dac_s = conversion_seconds(spec_.dac, in_samples / batch);
-    const double adc_s = conversion_seconds(spec_.adc, out_samples / batch);
+    // The cores share one product: its dot products spread over cores x multiplex lanes.
+    const int64_t lanes = static_cast<int64_t>(spec_.multiplex) * spec_.cores;
+    const double compute_s = static_cast<double>(ceil_div(per_product, lanes) * k) / spec_.clock_hz;
+    const double dac_s = conversion_seconds(spec_.dac, in_samples / batch, spec_.cores);
+    const double adc_s = conversion_seconds(spec_.adc, out_samples / batch, spec_.cores);
     const double convert_s = std::max(dac_s, adc_s);
-    const auto rounds = static_cast<double>(ceil_div(batch, spec_.cores));
-    c.time = Time::from_seconds(rounds * std::max(compute_s, convert_s) + spec_.dac.latency_s +
+    c.time = Time::from_seconds(static_cast<double>(batch) * std::max(compute_s, convert_s) + spec_.dac.latency_s +
                                 spec_.adc.latency_s);
     c.bound = compute_s >= convert_s ? Bound::compute : Bound::conversion;
     const auto macs = static_cast<double>(ir::node_macs(op));
@@ -91,9 +91,9 @@ std::unique_ptr<HardwareModel> make_phu_model(const PhuSpec& spec) {
 std::vector<AlgorithmInfo> phu_algorithms() {
   return {
       {"task_parallel",
-       "matrix products: per-number PHU: one 2-D product per core, its dot products over the WDM "
-       "wavelengths, DAC in, ADC out; device-built PHU (`core:`): every tile and core shares each "
-       "product"}};
+       "matrix products, DAC in, ADC out: the cores share each product (its dot products over cores x "
+       "WDM wavelengths; a device-built PHU's tiles and cores from its event counts); under the "
+       "lightcode profile each core runs its own products, as the original"}};
 }
 
 }  // namespace lightcode::hw

@@ -1,15 +1,15 @@
 #pragma once
 // Default-profile photonic unit (PHU). Runs matrix products only (dense, matmul, pack,
-// matrix_matrix), algorithm `task_parallel`. Its cores are independent units (unit_count() =
-// cores): one 2-D product runs on one core, its n = M x N output dot products of length K
-// spread over the core's multiplex wavelengths, one K element per clock cycle; a batch of
-// products (batch_matmul) spreads over the cores in rounds. After expansion every product is
-// its own task, so the scheduler spreads them the same way (no double count of cores, which
-// is the original's quirk).
-//   per product = max(ceil(M x N / multiplex) x K / clock,            optical compute
-//                     product input samples / (dac.sample_rate x dac.count),    DAC
-//                     product output samples / (adc.sample_rate x adc.count))   ADC
-//   time        = ceil(batch / cores) x per product + dac.latency + adc.latency
+// matrix_matrix), algorithm `task_parallel`. The PHU is one unit whose cores share each
+// product (the `lightcode` profile keeps the original's one product per core): a 2-D
+// product's n = M x N output dot products of length K spread over cores x multiplex
+// wavelength lanes, one K element per clock cycle, and its samples over every core's
+// converters; the products of a batch (batch_matmul) run one after another, each on all cores.
+// After expansion every 2-D product is its own task on the one unit.
+//   per product = max(ceil(M x N / (cores x multiplex)) x K / clock,            optical compute
+//                     product input samples / (dac.sample_rate x dac.count x cores),   DAC
+//                     product output samples / (adc.sample_rate x adc.count x cores))  ADC
+//   time        = batch x per product + dac.latency + adc.latency
 //   bound       = compute, or conversion when a converter is the slowest
 //   energy      = MACs x energy_per_mac + input samples x dac.energy_per_sample
 //                 + output samples x adc.energy_per_sample

@@ -39,7 +39,9 @@ const ParamTable& phu_params() {
           Param::meta("family").doc("`phu`"),
           Param::meta("name").doc("display name"),
           Param::count("cores", limits::kUnitCount)
-              .doc("photonic cores, each running its own 2-D products (required without `core`)"),
+              .doc("photonic cores; in the default profile they share each 2-D product (its dot products "
+                   "over cores x multiplex lanes), in the lightcode profile each runs its own products, as "
+                   "the original (required without `core`)"),
           Param::quantity("clock", Dimension::frequency)
               .positive()
               .doc("modulation rate: one dot-product step per wavelength per cycle (required "

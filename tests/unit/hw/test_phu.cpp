@@ -37,9 +37,9 @@ constexpr double kCycle = 1.0 / 10e9;
 
 }  // namespace
 
-TEST_CASE("only matrix products run on the PHU, as task_parallel, one unit per core") {
+TEST_CASE("only matrix products run on the PHU, as task_parallel, one unit whose cores share each product") {
   const auto phu = make_phu_model(spec(4, 20));
-  CHECK(phu->unit_count() == 4);
+  CHECK(phu->unit_count() == 1);
   CHECK(phu->supports(kDense));
   CHECK(phu->supports(op("matmul", {{12, 5, 64}, {12, 5, 64}}, {12, 5, 5})));
   CHECK(phu->supports(op("matrix_matrix", {{5, 64}, {5, 64}}, {5, 5})));
@@ -48,7 +48,7 @@ TEST_CASE("only matrix products run on the PHU, as task_parallel, one unit per c
   CHECK_FALSE(phu->supports(op("softmax", {{8}}, {8})));
 }
 
-TEST_CASE("compute: ceil(M N / multiplex) x K cycles per product, products over the cores") {
+TEST_CASE("compute: ceil(M N / (cores x multiplex)) x K cycles per product, the products of a batch in turn") {
   const Cost base = cost(spec(1, 1), kDense);
   CHECK(base.bound == Bound::compute);
   CHECK(base.time == Time::from_seconds(16384.0 * 512 * kCycle));
@@ -58,14 +58,17 @@ TEST_CASE("compute: ceil(M N / multiplex) x K cycles per product, products over 
   }
   // The ceiling: 16384 / 20 = 819.2 -> 820 passes.
   CHECK(cost(spec(1, 20), kDense).time == Time::from_seconds(820.0 * 512 * kCycle));
-  // One 2-D product runs on one core; a batch of 16 spreads over the cores: time ~ 1/cores.
-  CHECK(cost(spec(4, 16), kDense).time == cost(spec(1, 16), kDense).time);
-  for (int c : {1, 2, 4, 8, 16}) {
+  // The cores share one 2-D product: doubling them halves a large product's time, for one
+  // product and for each of a batch's 16, until a product's dot products fit in one pass.
+  for (int c : {1, 2, 4, 8, 16, 64}) {
     CAPTURE(c);
-    CHECK(cost(spec(c, 16), kBatch).time == Time::from_seconds((16.0 / c) * (16384.0 / 16) * 512 * kCycle));
+    CHECK(cost(spec(c, 16), kDense).time == Time::from_seconds((16384.0 / 16 / c) * 512 * kCycle));
+    CHECK(cost(spec(c, 16), kBatch).time == Time::from_seconds(16.0 * (16384.0 / 16 / c) * 512 * kCycle));
   }
-  // Rounds are whole: 16 products on 3 cores take ceil(16 / 3) = 6 rounds.
-  CHECK(cost(spec(3, 16), kBatch).time == Time::from_seconds(6.0 * 1024 * 512 * kCycle));
+  CHECK(cost(spec(2048, 16), kDense).time == Time::from_seconds(512 * kCycle));  // one pass: K cycles
+  CHECK(cost(spec(4096, 16), kDense).time == cost(spec(2048, 16), kDense).time);  // the bound: K
+  // Passes are whole: 16384 / (3 x 16) = 341.3 -> 342.
+  CHECK(cost(spec(3, 16), kDense).time == Time::from_seconds(342.0 * 512 * kCycle));
 }
 
 TEST_CASE("DAC and ADC rates bound the time once compute outruns them") {

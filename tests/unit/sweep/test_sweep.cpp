@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "sim/results/hdf5_file.hpp"
+#include "sim/sweep/run_point.hpp"
 #include "sim/sweep/sweep_runner.hpp"
 #include "sim/sweep/validate.hpp"
 #include "tests/support/paths.hpp"
@@ -263,4 +264,16 @@ TEST_CASE("merge keeps point order past 10,000 points (p10000 after p9999)") {
   CHECK(merged.points[10000].summary.id == "p10000");
   std::remove(fa.c_str());
   std::remove(fb.c_str());
+}
+
+TEST_CASE("default-profile PHU scaling: llama-2-7b keeps speeding up to 64 cores (the cores share each product)") {
+  const sweep::Scenario s = sweep::load_scenario(test::source_dir() + "/scenarios/phu_scaling_default.yaml");
+  REQUIRE(s.points.size() == 7);  // 1, 2, 4, ..., 64 cores
+  double previous = 0.0;
+  for (const sweep::PointSpec& p : s.points) {
+    CAPTURE(p.id);
+    const double makespan = sweep::run_point(p).result.summary.makespan_s;
+    if (previous > 0.0) CHECK(makespan < previous);
+    previous = makespan;
+  }
 }

@@ -122,9 +122,14 @@ TEST_CASE(
 }
 
 TEST_CASE("encoders: attention without a causal mask, and the same rules find their kernels") {
-  for (const auto& [model, tokens] : {std::pair<const char*, int64_t>{"bert-base", 128}, {"deit-base", 197}}) {
-    CAPTURE(model);
-    const ir::Graph g = load(model, tokens);
+  struct Encoder {
+    const char* model;
+    int64_t tokens;
+  };
+  for (const Encoder& e : {Encoder{"bert-base", 128}, Encoder{"deit-base", 197}}) {
+    CAPTURE(e.model);  // (a struct: clang cannot capture a structured binding in CAPTURE)
+    const int64_t tokens = e.tokens;
+    const ir::Graph g = load(e.model, tokens);
     const auto groups = all_groups(g);
     const auto counts = per_rule(groups);
     CHECK(counts.at("attention") == 12);

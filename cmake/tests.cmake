@@ -61,6 +61,10 @@ set_tests_properties(tools:plot tools:results_loader PROPERTIES SKIP_RETURN_CODE
 add_test(NAME validation:gemm_error COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_validation.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR} gemm)
 add_test(NAME validation:fused_error COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_validation.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR} fused)
 set_tests_properties(validation:gemm_error validation:fused_error PROPERTIES SKIP_RETURN_CODE 77)
+# `lightcode validate-photonic`, scenarios/photonic_workloads.yaml and tools/photonic_report.py:
+# the photonic section of docs/VALIDATION.md and DOTA-B's must-show bounds (area, 4-bit power).
+add_test(NAME validation:photonic COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_photonic_validation.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR})
+set_tests_properties(validation:photonic PROPERTIES SKIP_RETURN_CODE 77)
 
 # docs/slurm_sweep.sh on a private single-node SLURM (installed with apt-get when root and
 # missing; skipped otherwise): a job array, one task requeued mid-run, the merge byte-equal to

@@ -12,4 +12,14 @@ std::string_view bound_name(Bound b) {
   return "?";
 }
 
+std::string_view energy_part_name(EnergyPart p) {
+  switch (p) {
+    case EnergyPart::laser: return "laser";
+    case EnergyPart::modulation: return "modulation";
+    case EnergyPart::detection: return "detection";
+    case EnergyPart::memory: return "memory";
+  }
+  return "?";
+}
+
 }  // namespace lightcode::hw

@@ -14,6 +14,7 @@ packages=(
   libbenchmark-dev        # tests/bench
   python3 python3-h5py python3-matplotlib python3-numpy   # tools/plot.py and HDF5 checks
   python3-pandas          # tools/lightcode_results.py (DataFrame loader) and its test
+  python3-yaml            # tools/photonic_report.py reads the published photonic designs
   clang-14 libclang-rt-14-dev libfuzzer-14-dev   # the ASan/UBSan and libFuzzer stages of `make test`
 )
 

@@ -606,15 +606,18 @@ def plot_energy(f, pid, out_dir, written):
         note("%s: the energy breakdown is empty" % name)
         return
     hws = sorted(data, key=lambda h: -sum(data[h].values()))
-    order = ["compute", "data_movement", "memory", "conversion", "static"]
+    # Known categories first in this order (a device-built PHU's laser, modulation and
+    # detection beside compute); any other category after them, alphabetically.
+    order = ["compute", "laser", "modulation", "detection", "data_movement", "memory",
+             "conversion", "static"]
     cats = sorted({c for cs in data.values() for c in cs},
                   key=lambda c: (order.index(c) if c in order else len(order), c))
-    cmap = plt.get_cmap("tab10")
+    cmap = plt.get_cmap("tab10" if len(cats) <= 10 else "tab20")
     fig, ax = plt.subplots(figsize=(max(7.0, 0.7 * len(hws) + 3), 5))
     bottom = [0.0] * len(hws)
     for ci, c in enumerate(cats):
         vals = [data[h].get(c, 0.0) for h in hws]
-        ax.bar(range(len(hws)), vals, 0.7, bottom=bottom, label=c, color=cmap(ci % 10))
+        ax.bar(range(len(hws)), vals, 0.7, bottom=bottom, label=c, color=cmap(ci % cmap.N))
         bottom = [b + v for b, v in zip(bottom, vals)]
     total = sum(bottom)
     for i, b in enumerate(bottom):

@@ -3,6 +3,8 @@
 
   /usr/bin/python3 tools/validation_report.py VALIDATION.h5 [--out docs/VALIDATION.md]
                                               [--csv ROWS.csv] [--check gemm|fused]
+                                              [--photonic-designs DESIGNS.h5
+                                               --photonic-workloads WORKLOADS.h5]
 
 Every number in the report is computed here from the file's /kernels and /end_to_end tables
 (root attributes name the reference CSV and the systems). --csv writes every kernel row
@@ -13,10 +15,14 @@ Every number in the report is computed here from the file's /kernels and /end_to
 Both use the pipeline column (predicted_s: the module's graph through the real pipeline, fusion
 candidates and selection included); the fused-kernel column (fused_model_s: the GPU model on the
 module as the one kernel vLLM runs) is reported beside it.
+With --photonic-designs and --photonic-workloads (`lightcode validate-photonic`'s file and
+the results of scenarios/photonic_workloads.yaml) the photonic section follows
+(tools/photonic_report.py; it reads ../shared/reference/photonic/designs.yaml, and PyYAML).
 Needs h5py and numpy (Debian: python3-h5py). Exit 2 on a bad file.
 """
 import argparse
 import csv
+import os
 import sys
 
 import h5py
@@ -38,6 +44,7 @@ MODULE_TEXT = {
 }
 BUCKETS = [(1, 15), (16, 127), (128, 511), (512, 2047), (2048, 4096)]
 GEMM_BOUND, FUSED_BOUND = 0.10, 0.15
+photonic = None  # tools/photonic_report.py, imported when a photonic section is asked for
 
 
 def text(v):
@@ -93,7 +100,7 @@ def short_model(m):
     return m.split("/")[-1].replace("-hf", "")
 
 
-def report(attrs, kernels, e2e):
+def report(attrs, kernels, e2e, photonic_commands=None):
     out = []
     w = out.append
     w("# Validation of the GPU model")
@@ -103,7 +110,14 @@ def report(attrs, kernels, e2e):
     w("")
     w("```")
     w("build/lightcode validate ../shared/reference/gpu/vidur_h100_llama2_kernels.csv --out results/validation.h5")
-    w("/usr/bin/python3 tools/validation_report.py results/validation.h5 --out docs/VALIDATION.md")
+    if photonic_commands:
+        for c in photonic_commands:
+            w(c)
+        w("/usr/bin/python3 tools/validation_report.py results/validation.h5 \\")
+        w("    --photonic-designs results/photonic_designs.h5 \\")
+        w("    --photonic-workloads results/photonic_workloads.h5 --out docs/VALIDATION.md")
+    else:
+        w("/usr/bin/python3 tools/validation_report.py results/validation.h5 --out docs/VALIDATION.md")
     w("```")
     w("")
     w(f"Reference: `{shown(attrs.get('reference', ''))}` — measured H100 SXM fp16 kernel times (vLLM's")
@@ -216,7 +230,18 @@ def main(argv=None):
     p.add_argument("--out", default="docs/VALIDATION.md")
     p.add_argument("--csv")
     p.add_argument("--check", choices=["gemm", "fused"])
+    p.add_argument("--photonic-designs", help="`lightcode validate-photonic`'s HDF5 file")
+    p.add_argument("--photonic-workloads", help="results of scenarios/photonic_workloads.yaml")
+    p.add_argument("--published", help="the published photonic designs (default: "
+                   "../shared/reference/photonic/designs.yaml beside the repository)")
     a = p.parse_args(argv)
+    if bool(a.photonic_designs) != bool(a.photonic_workloads):
+        p.error("--photonic-designs and --photonic-workloads go together")
+    if a.photonic_designs:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        global photonic
+        import photonic_report as photonic
+        a.published = a.published or photonic.DEFAULT_PUBLISHED
     try:
         attrs, kernels, e2e = load(a.file)
     except (OSError, ValueError, KeyError) as e:
@@ -229,8 +254,18 @@ def main(argv=None):
         ok = n > 0 and mean <= bound
         print(f"{a.check}: {n} rows, mean |error| {pct(mean)} (bound {pct(bound)}), max {pct(mx)}: {'holds' if ok else 'FAILS'}")
         return 0 if ok else 1
+    text_out = report(attrs, kernels, e2e, photonic.COMMANDS if a.photonic_designs else None)
+    if a.photonic_designs:
+        try:
+            designs, items = photonic.load_designs(a.photonic_designs)
+            work = photonic.load_workloads(a.photonic_workloads)
+            pub = photonic.load_published(a.published)
+        except (OSError, ValueError, KeyError) as e:
+            print(f"validation_report: {e}", file=sys.stderr)
+            return 2
+        text_out += "\n" + photonic.section(designs, items, work, pub, photonic.COMMANDS)
     with open(a.out, "w") as f:
-        f.write(report(attrs, kernels, e2e))
+        f.write(text_out)
     if a.csv:
         with open(a.csv, "w", newline="") as f:
             cw = csv.writer(f)

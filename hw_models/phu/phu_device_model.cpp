@@ -2,8 +2,9 @@
 // matrix product's tiles of work, timed and charged from event counts (photonic_work.hpp).
 // Output [.., M, N] with reduction K (the first input's last dimension) is operand 1 (weights,
 // N x K) times operand 2 (activations, K x M), batch = outputs / (M x N). Cost.energy is the
-// laser, modulation, detection and memory energy; the core's static power (ring tuning,
-// buffers) is the unit's static power, charged over the makespan by the report.
+// laser, modulation, detection and memory energy, each also in Cost.parts (the report's rows
+// for the unit; their DAC/ADC share is Cost.conversion_energy); the core's static power (ring
+// tuning, buffers) is the unit's static power, charged over the makespan by the report.
 #include <algorithm>
 
 #include "hw_models/phu/photonic_work.hpp"
@@ -38,6 +39,10 @@ class DevicePhuModel final : public HardwareModel {
     c.bound = p.memory_bound ? Bound::memory : Bound::compute;
     c.energy = Energy::from_joules(p.energy.dynamic_j());
     c.conversion_energy = Energy::from_joules(p.energy.conversion_j);
+    c.parts[EnergyPart::laser] = Energy::from_joules(p.energy.laser_j);
+    c.parts[EnergyPart::modulation] = Energy::from_joules(p.energy.modulation_j);
+    c.parts[EnergyPart::detection] = Energy::from_joules(p.energy.detection_j);
+    c.parts[EnergyPart::memory] = Energy::from_joules(p.energy.memory_j);
     c.bytes_read = ir::total_bytes(op.input_types);
     c.bytes_written = ir::total_bytes(op.outputs);
     return c;

@@ -1,16 +1,20 @@
 // `lightcode validate`: the GPU model against measured kernel times, and end-to-end prefill
 // predictions on the H100 and the (unseen) A100, written to an HDF5 file that
-// tools/validation_report.py turns into docs/VALIDATION.md.
+// tools/validation_report.py turns into docs/VALIDATION.md. `lightcode validate-photonic`:
+// the device-built PHUs' peak, power and area with their breakdowns, for the same report.
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "sim/app/commands.hpp"
 #include "sim/core/output_file.hpp"
 #include "sim/core/paths.hpp"
 #include "sim/validate/gpu_validation.hpp"
+#include "sim/validate/photonic_designs.hpp"
 
 namespace lightcode::app {
 namespace {
@@ -61,8 +65,50 @@ int run(const ValidateOptions& o) {
   return 0;
 }
 
+struct PhotonicOptions {
+  std::vector<std::string> files;
+  std::string out = "results/photonic_designs.h5";
+};
+
+int run_photonic(const PhotonicOptions& o) {
+  check_output_path(o.out);
+  results::PhotonicDesignFile f = validate::photonic_designs(o.files);
+  f.tool_version = "lightcode 0.1.0";
+  results::write_photonic_designs(o.out, f);
+  std::printf("%-20s %10s %10s %10s\n", "design", "peak TOPS", "power W", "area mm2");
+  for (const results::PhotonicDesignRow& d : f.designs) {
+    std::printf("%-20s %10.2f %10.3f %10.2f\n", d.design.c_str(), d.peak_ops_per_s / 1e12,
+                d.power_w, d.area_m2 * 1e6);
+  }
+  std::cout << "wrote " << o.out << "\n";
+  return 0;
+}
+
+void register_validate_photonic(CLI::App& app, CommandAction& action) {
+  auto opts = std::make_shared<PhotonicOptions>();
+  opts->files = {config_root() + "/hardware/phu_dota_b.yaml",
+                 config_root() + "/hardware/phu_dota_b_8bit.yaml",
+                 config_root() + "/hardware/phu_dota_l.yaml"};
+  CLI::App* cmd = app.add_subcommand(
+      "validate-photonic",
+      "Write the figures of device-built PHUs (hardware files with a `core:` table): shape,\n"
+      "peak, power at full rate, static power, area, and the power and area breakdowns by\n"
+      "the published categories, to an HDF5 file (/designs, /breakdown) that\n"
+      "tools/validation_report.py puts, beside the published DOTA figures, in\n"
+      "docs/VALIDATION.md:\n"
+      "  lightcode validate-photonic --out results/photonic_designs.h5");
+  cmd->add_option("files", opts->files,
+                  "Device-built PHU hardware files (default: configs/hardware/phu_dota_b.yaml,\n"
+                  "phu_dota_b_8bit.yaml, phu_dota_l.yaml)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--out", opts->out,
+                  "HDF5 file to write (default: results/photonic_designs.h5)");
+  cmd->callback([opts, &action] { action = [opts] { return run_photonic(*opts); }; });
+}
+
 }  // namespace
 
+// Registers `validate` and `validate-photonic`.
 void register_validate(CLI::App& app, CommandAction& action) {
   auto opts = std::make_shared<ValidateOptions>();
   opts->run.gpu_system = config_root() + "/systems/h100_sxm.yaml";
@@ -97,6 +143,7 @@ void register_validate(CLI::App& app, CommandAction& action) {
   cmd->add_option("--tokens", opts->run.prompt_tokens,
                   "Prompt lengths end to end (default: 128 512 2048)");
   cmd->callback([opts, &action] { action = [opts] { return run(*opts); }; });
+  register_validate_photonic(app, action);
 }
 
 }  // namespace lightcode::app

@@ -72,8 +72,9 @@ std::string one_line(const std::string& text) {
 
 // Categories in the order a reader expects; any others follow in the order they appear.
 const std::vector<std::string>& known_categories() {
-  static const std::vector<std::string> order = {"compute", "data_movement", "memory",
-                                                 "conversion", "static"};
+  static const std::vector<std::string> order = {
+      "compute", "laser", "modulation", "detection", "data_movement", "memory", "conversion",
+      "static"};
   return order;
 }
 

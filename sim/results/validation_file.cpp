@@ -65,7 +65,9 @@ void write(hid_t parent, const char* name, const std::vector<Column<Row>>& colum
 using K = KernelValidationRow;
 using E = EndToEndRow;
 
-std::string image_of(const ValidationFile& file) {
+// An HDF5 file in memory: `fill` writes its contents, then the image is returned.
+template <class Fill>
+std::string image(Fill fill) {
   h5::Id fcpl = h5::file_create_plist();
   h5::Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create a file access property list");
   constexpr size_t kGrowBy = size_t{1} << 20;
@@ -74,6 +76,18 @@ std::string image_of(const ValidationFile& file) {
   h5::Id out(H5Fcreate("lightcode-validation.h5", H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose,
              "create the file in memory");
   const hid_t root = out.get();
+  fill(root);
+  if (H5Fflush(root, H5F_SCOPE_GLOBAL) < 0) throw Error("cannot flush the file in memory");
+  const ssize_t size = H5Fget_file_image(root, nullptr, 0);
+  if (size < 0) throw Error("cannot size the file image");
+  std::string bytes(static_cast<size_t>(size), '\0');
+  if (H5Fget_file_image(root, bytes.data(), bytes.size()) != size)
+    throw Error("cannot copy the file image");
+  out.close();
+  return bytes;
+}
+
+void fill_validation(hid_t root, const ValidationFile& file) {
   h5::write_string_attribute(root, "format", "lightcode-validation");
   h5::write_int_attribute(root, "format_version", kValidationFormatVersion);
   h5::write_string_attribute(root, "tool_version", file.tool_version);
@@ -104,27 +118,63 @@ std::string image_of(const ValidationFile& file) {
             real<E>("gaps_s", [](const E& r) { return r.gaps_s; }),
             integer<E>("kernels", [](const E& r) { return r.kernels; })},
            file.end_to_end);
-  if (H5Fflush(root, H5F_SCOPE_GLOBAL) < 0) throw Error("cannot flush the file in memory");
-  const ssize_t size = H5Fget_file_image(root, nullptr, 0);
-  if (size < 0) throw Error("cannot size the file image");
-  std::string image(static_cast<size_t>(size), '\0');
-  if (H5Fget_file_image(root, image.data(), image.size()) != size)
-    throw Error("cannot copy the file image");
-  out.close();
-  return image;
+}
+
+using D = PhotonicDesignRow;
+using B = PhotonicBreakdownRow;
+
+void fill_designs(hid_t root, const PhotonicDesignFile& file) {
+  h5::write_string_attribute(root, "format", "lightcode-photonic-designs");
+  h5::write_int_attribute(root, "format_version", kValidationFormatVersion);
+  h5::write_string_attribute(root, "tool_version", file.tool_version);
+  write<D>(root, "designs",
+           {text<D>("design", [](const D& r) { return r.design; }),
+            text<D>("file", [](const D& r) { return r.file; }),
+            integer<D>("tiles", [](const D& r) { return r.tiles; }),
+            integer<D>("cores_per_tile", [](const D& r) { return r.cores_per_tile; }),
+            integer<D>("height", [](const D& r) { return r.height; }),
+            integer<D>("width", [](const D& r) { return r.width; }),
+            integer<D>("wavelengths", [](const D& r) { return r.wavelengths; }),
+            integer<D>("input_bits", [](const D& r) { return r.input_bits; }),
+            integer<D>("weight_bits", [](const D& r) { return r.weight_bits; }),
+            integer<D>("output_bits", [](const D& r) { return r.output_bits; }),
+            real<D>("clock_hz", [](const D& r) { return r.clock_hz; }),
+            real<D>("peak_ops_per_s", [](const D& r) { return r.peak_ops_per_s; }),
+            real<D>("power_w", [](const D& r) { return r.power_w; }),
+            real<D>("static_power_w", [](const D& r) { return r.static_power_w; }),
+            real<D>("area_m2", [](const D& r) { return r.area_m2; })},
+           file.designs);
+  write<B>(root, "breakdown",
+           {text<B>("design", [](const B& r) { return r.design; }),
+            text<B>("quantity", [](const B& r) { return r.quantity; }),
+            text<B>("item", [](const B& r) { return r.item; }),
+            real<B>("value", [](const B& r) { return r.value; }),
+            integer<B>("is_static", [](const B& r) { return r.is_static; })},
+           file.breakdown);
 }
 
 }  // namespace
 
 void write_validation(const std::string& path, const ValidationFile& file) {
-  std::string image;
+  std::string bytes;
   try {
     const h5::QuietErrors quiet;
-    image = image_of(file);
+    bytes = image([&file](hid_t root) { fill_validation(root, file); });
   } catch (const std::exception& e) {
     throw Error("cannot write validation file '" + path + "': " + e.what());
   }
-  write_output_file(path, image);
+  write_output_file(path, bytes);
+}
+
+void write_photonic_designs(const std::string& path, const PhotonicDesignFile& file) {
+  std::string bytes;
+  try {
+    const h5::QuietErrors quiet;
+    bytes = image([&file](hid_t root) { fill_designs(root, file); });
+  } catch (const std::exception& e) {
+    throw Error("cannot write photonic designs file '" + path + "': " + e.what());
+  }
+  write_output_file(path, bytes);
 }
 
 }  // namespace lightcode::results

@@ -5,6 +5,10 @@
 //   /kernels         one row per (reference row, module): measured vs predicted kernel time;
 //   /end_to_end      one row per (system, prompt length): the makespan and its breakdown.
 // Times in seconds (float64). Written to a temporary and renamed; same input, same bytes.
+// And the file `lightcode validate-photonic` writes (read by the same script):
+//   root attributes  format ("lightcode-photonic-designs"), format_version, tool_version;
+//   /designs         one row per device-built PHU file: its shape, peak, power and area;
+//   /breakdown       one row per (design, power or area, published category): W or m^2.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -47,5 +51,33 @@ struct ValidationFile {
 };
 
 void write_validation(const std::string& path, const ValidationFile& file);
+
+struct PhotonicDesignRow {
+  std::string design;  // the hardware file's stem: "phu_dota_b"
+  std::string file;    // as given on the command line
+  int64_t tiles = 0, cores_per_tile = 0, height = 0, width = 0, wavelengths = 0;
+  int64_t input_bits = 0, weight_bits = 0, output_bits = 0;
+  double clock_hz = 0.0;
+  double peak_ops_per_s = 0.0;  // 2 x MAC/s
+  double power_w = 0.0;         // every device at the clock, no activity factor
+  double static_power_w = 0.0;
+  double area_m2 = 0.0;
+};
+
+struct PhotonicBreakdownRow {
+  std::string design;
+  std::string quantity;  // "power" (W) or "area" (m^2)
+  std::string item;      // the published category name
+  double value = 0.0;
+  int64_t is_static = 0;  // power only: drawn whether or not the core computes
+};
+
+struct PhotonicDesignFile {
+  std::string tool_version;
+  std::vector<PhotonicDesignRow> designs;
+  std::vector<PhotonicBreakdownRow> breakdown;
+};
+
+void write_photonic_designs(const std::string& path, const PhotonicDesignFile& file);
 
 }  // namespace lightcode::results

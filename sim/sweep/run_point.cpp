@@ -61,7 +61,8 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
   sum.energy_pj = 0.0;
   sum.nodes = 0;
 
-  // Energy: each task's own, and each input transfer's, by unit type and category.
+  // Energy: each task's own, and each input transfer's, by unit type and category: compute or
+  // memory (less conversion) and conversion, or the unit's own parts (hw::EnergyParts).
   std::map<std::pair<std::string, std::string>, double> rows;
   std::map<std::pair<hw::UnitType, int32_t>, results::UnitRecord> units;
   for (size_t i = 0; i < tasks.size(); ++i) {
@@ -72,8 +73,17 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     const double conversion = t.cost.conversion_energy.picojoules();
     const bool memory = system.model(t.unit).capabilities().category == hw::EnergyCategory::memory;
     sum.energy_pj += e;
-    rows[{u.name, memory ? "memory" : "compute"}] += e - conversion;
-    if (conversion > 0.0) rows[{u.name, "conversion"}] += conversion;
+    if (!t.cost.parts.empty()) {
+      // A unit that splits its energy (a device-built PHU) shows its categories instead.
+      for (size_t k = 0; k < hw::kEnergyParts; ++k) {
+        const auto part = static_cast<hw::EnergyPart>(k);
+        const double pe = t.cost.parts[part].picojoules();
+        if (pe != 0.0) rows[{u.name, std::string(hw::energy_part_name(part))}] += pe;
+      }
+    } else {
+      rows[{u.name, memory ? "memory" : "compute"}] += e - conversion;
+      if (conversion > 0.0) rows[{u.name, "conversion"}] += conversion;
+    }
     for (const opt::TaskInput& in : t.inputs) {
       const double te = in.transfer.energy.picojoules();
       if (te == 0.0) continue;

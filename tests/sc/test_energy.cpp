@@ -1,11 +1,16 @@
 // Energy accounting of a point's report against figures derived here, not by the report code:
 //  - breakdown: every (hardware, category) row equals what the hardware models charge for the
 //    tasks the point ran, each task's op costed again through its unit's cost model (compute
-//    or memory: its energy less conversion; conversion: Cost::conversion_energy), and each
+//    or memory: its energy less conversion; conversion: Cost::conversion_energy; or, for a
+//    unit that splits its energy (a device-built PHU), one row per Cost::parts), and each
 //    "a->b" data_movement row the transfer energies of the inputs moved from a to b; the rows
 //    add up to the total;
-//  - the PHU conversion row (default profile) equals the DAC/ADC energy of its products from
-//    the unit's converter figures: operand elements x DAC energy + output elements x ADC energy;
+//  - a device-built PHU (DOTA-B) has laser, modulation, detection and memory rows that add up
+//    more than its DAC/ADC energy, no compute or conversion row, and the other units' rows
+//    as above; static rows: each unit type's static power x makespan x instances;
+//  - the PHU conversion row (per-number PHU, default profile) equals the DAC/ADC energy of its
+//    products from the unit's converter figures: operand elements x DAC energy + output
+//    elements x ADC energy;
 //  - static power: each unit instance's static energy is static_power x makespan (W x ps = pJ),
 //    its breakdown row that times the instances, and the total includes it, at both fidelities.
 // SystemC elaborates once per process: one simulated point per test case (ctest runs each
@@ -85,7 +90,8 @@ void check_rows(const Rows& expected, const Rows& got) {
   }
 }
 
-// `dac_pj` and `adc_pj`: the system's PHU converter energies per sample (its hardware file).
+// `dac_pj` and `adc_pj`: the system's PHU converter energies per sample (its hardware file);
+// both 0 for a device-built PHU (no per-sample figures: its conversion row is not checked).
 void check_breakdown(const sweep::PointSpec& p, double dac_pj, double adc_pj) {
   const sweep::PointRun run = sweep::run_point(p);
   const hw::Profile& profile = hw::profile_named("default");
@@ -105,8 +111,18 @@ void check_breakdown(const sweep::PointSpec& p, double dac_pj, double adc_pj) {
     const hw::Cost c = t.fused >= 0 ? sys.model(t.unit).estimate_fused(run.tasks.kernels[static_cast<size_t>(t.fused)])
                                     : sys.model(t.unit).estimate(op_of(g, t), t.algorithm);
     const double conversion = c.conversion_energy.picojoules();
-    expected[{unit, is_memory(unit) ? "memory" : "compute"}] += c.energy.picojoules() - conversion;
-    if (conversion > 0.0) expected[{unit, "conversion"}] += conversion;
+    if (c.parts.empty()) {
+      expected[{unit, is_memory(unit) ? "memory" : "compute"}] +=
+          c.energy.picojoules() - conversion;
+      if (conversion > 0.0) expected[{unit, "conversion"}] += conversion;
+    } else {
+      for (size_t k = 0; k < hw::kEnergyParts; ++k) {
+        const auto part = static_cast<hw::EnergyPart>(k);
+        if (c.parts[part].picojoules() != 0.0) {
+          expected[{unit, std::string(hw::energy_part_name(part))}] += c.parts[part].picojoules();
+        }
+      }
+    }
     for (const opt::TaskInput& in : t.inputs) {
       const double e = in.transfer.energy.picojoules();
       const std::string from =
@@ -122,6 +138,12 @@ void check_breakdown(const sweep::PointSpec& p, double dac_pj, double adc_pj) {
     }
   }
   REQUIRE(phu_tasks > 0);
+  // Static power x makespan per unit type (none on the seed systems; DOTA-B's ring tuning).
+  const std::vector<double> static_pj = hw::static_energy_pj(sys, run.result.summary.makespan);
+  for (size_t u = 0; u < static_pj.size(); ++u) {
+    if (static_pj[u] == 0.0) continue;
+    expected[{sys.unit(static_cast<hw::UnitType>(u)).name, "static"}] += static_pj[u];
+  }
   const Rows got = report_rows(run.result);
   check_rows(expected, got);
 
@@ -130,6 +152,20 @@ void check_breakdown(const sweep::PointSpec& p, double dac_pj, double adc_pj) {
   CHECK(run.result.summary.energy_pj == doctest::Approx(total).epsilon(1e-12));
 
   CHECK(phu_conversion > 0.0);
+  if (dac_pj == 0.0 && adc_pj == 0.0) {
+    // Device-built: the categories replace compute and conversion, and hold the conversion.
+    CHECK(got.count({"phu", "compute"}) == 0);
+    CHECK(got.count({"phu", "conversion"}) == 0);
+    double phu_dynamic = 0.0;
+    for (const char* part : {"laser", "modulation", "detection", "memory"}) {
+      CAPTURE(part);
+      REQUIRE(got.count({"phu", part}) == 1);
+      CHECK(got.at({"phu", part}) > 0.0);
+      phu_dynamic += got.at({"phu", part});
+    }
+    CHECK(phu_dynamic > phu_conversion);
+    return;
+  }
   REQUIRE(got.count({"phu", "conversion"}) == 1);
   CHECK(got.at({"phu", "conversion"}) == doctest::Approx(phu_conversion).epsilon(1e-12));
   CHECK(got.at({"phu", "conversion"}) == doctest::Approx(phu_from_converters).epsilon(1e-12));
@@ -146,6 +182,11 @@ TEST_CASE("energy breakdown = the cost models' charges, H100-SXM/PHU, energy obj
   // With the time objective the H100 takes every product; the energy objective puts them on
   // the PHU. phu_lightning.yaml: DAC 3.18 pJ, ADC 3.3 pJ per sample.
   check_breakdown(gpt2_point(128, shipped("h100_sxm_phu"), "event", "energy"), 3.18, 3.3);
+}
+
+TEST_CASE("energy breakdown = the cost models' charges, H100-SXM/DOTA-B, energy objective") {
+  // The device-built PHU: laser, modulation, detection and memory rows from its event counts.
+  check_breakdown(gpt2_point(128, shipped("gpu_dota_b"), "event", "energy"), 0.0, 0.0);
 }
 
 namespace {

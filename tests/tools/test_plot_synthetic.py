@@ -17,7 +17,10 @@
      "crossover <objective>: switches at ..." printed; an objective without curves skipped;
   5. errors: a missing file, an HDF5 file without /summary, an unknown --point, a file
      that is not JSON and a JSON that is no dispatch table exit 2; --help explains the plots,
-     failures.csv and exit status 3.
+     failures.csv and exit status 3;
+  6. energy categories: a breakdown with a device-built PHU's laser / modulation / detection
+     rows and a category plot.py has never seen: the energy chart's legend lists every one,
+     the known ones in plot.py's order and the unseen one after them.
 
 Usage: test_plot_synthetic.py [SOURCE_DIR]   (default: two levels above this file)
 Exits 77 (ctest: skipped) with a SKIP message when h5py or matplotlib is missing.
@@ -73,7 +76,8 @@ def run(*args):
 
 def figures(*args):
     """Runs plot.py's main in this process with `save` spied on: {file name: (number of
-    axes, sorted x of the vertical lines in the first axes)}, plus the exit status."""
+    axes, sorted x of the vertical lines in the first axes, its legend's labels)}, plus the
+    exit status."""
     spec = importlib.util.spec_from_file_location("lc_plot_under_test", PLOT)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -84,7 +88,9 @@ def figures(*args):
         ax = fig.axes[0]
         vlines = sorted({float(l.get_xdata()[0]) for l in ax.lines
                          if len(l.get_xdata()) == 2 and l.get_xdata()[0] == l.get_xdata()[1]})
-        seen[name] = (len(fig.axes), vlines)
+        legend = ax.get_legend()
+        labels = [t.get_text() for t in legend.get_texts()] if legend else []
+        seen[name] = (len(fig.axes), vlines, labels)
         real_save(fig, out_dir, name, written)
 
     mod.save = spy
@@ -265,10 +271,30 @@ def case_errors(tmp):
           "--help explains the plots, failures.csv and exit status 3")
 
 
+def case_energy_categories(tmp):
+    points = [point("GPU/DOTA-B", 128, 1e-3, 6e9)]
+    h5 = write_results(os.path.join(tmp, "energy_cats.h5"), points, version=2)
+    with h5py.File(h5, "r+") as f:
+        g = f["points/p0000"]
+        dt = g["energy_breakdown"].dtype
+        del g["energy_breakdown"]
+        g.create_dataset("energy_breakdown", data=np.array(
+            [(b"gpu", b"compute", 3e9), (b"phu", b"laser", 1e9), (b"phu", b"modulation", 5e8),
+             (b"phu", b"detection", 7e8), (b"phu", b"memory", 2e8), (b"phu", b"ring_tuning", 1e8),
+             (b"phu", b"static", 3e8), (b"sram->phu", b"data_movement", 2e8)], dtype=dt))
+    seen, status = figures(h5, "--out", os.path.join(tmp, "energy_cats_plots"))
+    labels = seen.get("energy_p0000.png", (0, [], []))[2]
+    want = ["compute", "laser", "modulation", "detection", "data_movement", "memory", "static",
+            "ring_tuning"]
+    check(status == 0 and labels == want,
+          "energy chart legend: every category, unseen last (got %s)" % labels)
+    check_png(os.path.join(tmp, "energy_cats_plots", "energy_p0000.png"))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="lc_plot_synth_")
     for case in (case_failed_point, case_v2_facets, case_crossover_h5, case_crossover_json,
-                 case_errors):
+                 case_errors, case_energy_categories):
         print("== %s" % case.__name__)
         try:
             case(tmp)

@@ -271,6 +271,18 @@ TEST_CASE("a product's cost from event counts: 24 x 72 weights times 72 x 24 act
   CHECK(cost.time == Time::from_seconds(1.728e-9));
   CHECK(cost.bound == Bound::memory);
   CHECK(cost.energy.picojoules() == doctest::Approx(p.energy.dynamic_j() * 1e12));
+  // ... and hands them on by category (the report's rows for the unit), the DAC/ADC share
+  // still in conversion_energy.
+  CHECK(cost.parts[EnergyPart::laser].picojoules() == doctest::Approx(p.energy.laser_j * 1e12));
+  CHECK(cost.parts[EnergyPart::modulation].picojoules() ==
+        doctest::Approx(p.energy.modulation_j * 1e12));
+  CHECK(cost.parts[EnergyPart::detection].picojoules() ==
+        doctest::Approx(p.energy.detection_j * 1e12));
+  CHECK(cost.parts[EnergyPart::memory].picojoules() == doctest::Approx(p.energy.memory_j * 1e12));
+  double parts_pj = 0.0;
+  for (Energy e : cost.parts.part) parts_pj += e.picojoules();
+  CHECK(parts_pj == doctest::Approx(cost.energy.picojoules()).epsilon(1e-12));
+  CHECK(cost.conversion_energy.picojoules() == doctest::Approx(p.energy.conversion_j * 1e12));
 }
 
 TEST_CASE("tiles and cores share one product: doubling either halves a large product's time") {

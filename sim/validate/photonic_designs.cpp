@@ -1,0 +1,61 @@
+#include "sim/validate/photonic_designs.hpp"
+
+#include "hw_models/phu/photonic_core.hpp"
+#include "hw_models/phu/phu_spec.hpp"
+#include "sim/core/config.hpp"
+#include "sim/core/error.hpp"
+
+namespace lightcode::validate {
+namespace {
+
+std::string stem(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const size_t dot = name.find_last_of('.');
+  return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
+void add_breakdown(results::PhotonicDesignFile& out, const std::string& design,
+                   const char* quantity, const std::vector<hw::BreakdownItem>& items) {
+  for (const hw::BreakdownItem& i : items) {
+    out.breakdown.push_back(
+        results::PhotonicBreakdownRow{design, quantity, i.name, i.value, i.is_static ? 1 : 0});
+  }
+}
+
+}  // namespace
+
+results::PhotonicDesignFile photonic_designs(const std::vector<std::string>& hardware_files) {
+  results::PhotonicDesignFile out;
+  for (const std::string& file : hardware_files) {
+    const hw::PhuSpec spec = hw::parse_phu_spec(ConfigNode::load_file(file, "hardware file"));
+    if (!spec.core) {
+      throw Error(file +
+                  ": not a device-built PHU (no `core:` table); validate-photonic reads "
+                  "device-built designs only");
+    }
+    const hw::PhotonicCore& c = *spec.core;
+    results::PhotonicDesignRow r;
+    r.design = stem(file);
+    r.file = file;
+    r.tiles = c.tiles;
+    r.cores_per_tile = c.cores_per_tile;
+    r.height = c.height;
+    r.width = c.width;
+    r.wavelengths = c.wavelengths;
+    r.input_bits = c.input_bits;
+    r.weight_bits = c.weight_bits;
+    r.output_bits = c.output_bits;
+    r.clock_hz = c.clock_hz;
+    r.peak_ops_per_s = 2.0 * c.peak_macs_per_s();  // a MAC is two operations
+    r.power_w = c.total_power_w();
+    r.static_power_w = c.static_power_w();
+    r.area_m2 = c.total_area_m2();
+    out.designs.push_back(r);
+    add_breakdown(out, r.design, "power", c.power_breakdown());
+    add_breakdown(out, r.design, "area", c.area_breakdown());
+  }
+  return out;
+}
+
+}  // namespace lightcode::validate

@@ -75,10 +75,14 @@ StackedGraph::StackedGraph(const ir::Graph& graph, const hw::System& system)
     for (int32_t g : groups_of[i]) {
       const FusedStack& fs = groups_[static_cast<size_t>(g)];
       const bool anchor = fs.kernel.anchor == static_cast<ir::NodeId>(i);
+      uint64_t shared = 0;
+      for (size_t k = 0; k < node.inputs.size() && k < 64; ++k) {
+        if (shared_read(g, static_cast<ir::NodeId>(i), static_cast<int>(k))) shared |= uint64_t{1} << k;
+      }
       for (const auto& [unit, cost] : fs.costs) {
         hw::Cost share;  // the members but the anchor: no work of their own
         share.bound = cost.bound;
-        candidates_.push_back(Candidate{unit, 0, anchor ? cost : share, g});
+        candidates_.push_back(Candidate{unit, 0, anchor ? cost : share, g, shared});
       }
     }
     if (candidates_.size() == offsets_.back()) {

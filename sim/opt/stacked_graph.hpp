@@ -26,6 +26,9 @@ struct Candidate {
   hw::AlgorithmId algorithm = 0;
   hw::Cost cost;
   int32_t group = -1;  // index into StackedGraph::groups(), or -1 for the op alone
+  // A group candidate: bit p set when the node's input p is a shared read (shared_read()),
+  // for inputs 0..63 (later inputs are looked up).
+  uint64_t shared_reads = 0;
 };
 
 // A fusion group and what running it on each unit type that fuses it costs.
@@ -71,6 +74,12 @@ class StackedGraph {
   // Whether input `position` of member `consumer` of group g reads a tensor an earlier input of
   // the group already reads (the kernel loads it once: that edge moves nothing).
   bool shared_read(int32_t g, ir::NodeId consumer, int position) const;
+  // The same for a candidate of `consumer` (false for a single-op candidate), in O(1).
+  bool shared_read(const Candidate& c, ir::NodeId consumer, int position) const {
+    if (c.group < 0) return false;
+    if (position < 64) return ((c.shared_reads >> position) & 1U) != 0;
+    return shared_read(c.group, consumer, position);
+  }
   // What group g's kernel costs on `unit` (which fuses it).
   const hw::Cost& kernel_cost(int32_t g, hw::UnitType unit) const;
 

@@ -7,6 +7,7 @@
 #include "hw_models/system.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/listing.hpp"
+#include "sim/core/config.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/params.hpp"
 #include "sim/core/units.hpp"
@@ -56,6 +57,13 @@ void register_hw(CLI::App& app, CommandAction& action) {
   show->add_option("--profile", *profile, "A registered profile (lightcode list profiles)")->capture_default_str();
   show->callback([&action, path, profile] {
     action = [path, profile] {
+      // A hardware file names its family; a system lists units. Say which the user gave.
+      const ConfigNode root = ConfigNode::load_file(*path, "system file");
+      if (root.is_map() && root.has("family") && !root.has("units")) {
+        root.at("family").fail("this is a hardware file (family " + root.at("family").as_string() +
+                               "); `hw show` takes a system that uses it (configs/systems/*.yaml, e.g. "
+                               "configs/systems/gpu_dota_b.yaml), or see `lightcode hw list`");
+      }
       const hw::System sys = hw::System::load(*path, hw::profile_named(*profile));
       print_system(std::cout, sys);
       return 0;

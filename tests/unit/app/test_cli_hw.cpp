@@ -65,6 +65,13 @@ TEST_CASE("hw show on a bad system file names the file") {
   CHECK(r.err.find("/nonexistent/system.yaml") != std::string::npos);
 }
 
+TEST_CASE("hw show given a hardware file says it takes a system") {
+  const auto r = run_lightcode("hw show " + source_dir() + "/configs/hardware/phu_dota_b.yaml");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("phu_dota_b.yaml:6:9: family: this is a hardware file (family phu); `hw show` takes a system") !=
+        std::string::npos);
+}
+
 TEST_CASE("calibrate fits the measured timings and writes a loadable CPU spec") {
   const std::string csv = lightcode::test::reference_dir() + "/cpu_op_timings.csv";
   if (!lightcode::test::have_external(csv)) return;

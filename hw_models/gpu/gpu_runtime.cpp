@@ -3,6 +3,7 @@
 #include <string>
 
 #include "sim/core/error.hpp"
+#include "sim/core/named_registry.hpp"
 
 namespace lightcode::hw {
 namespace {
@@ -36,12 +37,7 @@ const std::vector<GpuRuntime>& gpu_runtimes() {
 }
 
 const GpuRuntime& gpu_runtime_named(std::string_view name) {
-  std::string known;
-  for (const GpuRuntime& r : gpu_runtimes()) {
-    if (r.name == name) return r;
-    known += (known.empty() ? "" : ", ") + std::string(r.name);
-  }
-  throw Error("unknown GPU runtime '" + std::string(name) + "' (known: " + known + ")");
+  return named_in(gpu_runtimes(), name, "GPU runtime");
 }
 
 }  // namespace lightcode::hw

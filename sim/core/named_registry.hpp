@@ -1,6 +1,7 @@
 #pragma once
 // Registered objects found by name (profiles, scheduling policies): each T has
-// std::string_view name() const. Explicit: whoever owns a registry adds its objects in one
+// std::string_view name() const. Static tables of described entries (objectives, partition
+// and fusion rules, GPU runtimes) use named_in() below. Explicit: whoever owns a registry adds its objects in one
 // place; a name added twice is a programming error, a name not found is a lightcode::Error
 // that lists the known ones ("unknown scheduler 'fifo' (known: list, lightcode)").
 #include <memory>
@@ -40,5 +41,17 @@ class NamedRegistry {
   std::string what_;
   std::vector<std::unique_ptr<T>> items_;
 };
+
+// The entry of `items` (each with a `name` member) called `name`; a lightcode::Error listing
+// the known names otherwise ("unknown fusion rule 'x' (known: gemm_epilogue, ...)").
+template <class T>
+const T& named_in(const std::vector<T>& items, std::string_view name, std::string_view what) {
+  std::string known;
+  for (const T& item : items) {
+    if (item.name == name) return item;
+    known += (known.empty() ? "" : ", ") + std::string(item.name);
+  }
+  throw Error("unknown " + std::string(what) + " '" + std::string(name) + "' (known: " + known + ")");
+}
 
 }  // namespace lightcode

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "sim/core/error.hpp"
+#include "sim/core/named_registry.hpp"
 
 namespace lightcode::ir {
 namespace {
@@ -526,12 +527,7 @@ const std::vector<FusionRule>& fusion_rules() {
 }
 
 const FusionRule& fusion_rule_named(std::string_view name) {
-  std::string known;
-  for (const FusionRule& r : fusion_rules()) {
-    if (r.name == name) return r;
-    known += (known.empty() ? "" : ", ") + std::string(r.name);
-  }
-  throw Error("unknown fusion rule '" + std::string(name) + "' (known: " + known + ")");
+  return named_in(fusion_rules(), name, "fusion rule");
 }
 
 std::vector<FusedKernel> match_fusions(const Graph& graph,

@@ -138,7 +138,6 @@ class Expander {
   // without groups is the id order itself).
   void emit_with_groups(const std::vector<ir::NodeId>& members) {
     std::vector<std::vector<ir::NodeId>> items;
-    std::vector<int32_t> group_item;  // per group index seen here
     std::vector<int32_t> item_of_group(stacks_.groups().size(), -1);
     for (ir::NodeId id : members) {
       if (id == part_.head[static_cast<size_t>(subgraph_)]) {

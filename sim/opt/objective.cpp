@@ -1,6 +1,7 @@
 #include "sim/opt/objective.hpp"
 
 #include "sim/core/error.hpp"
+#include "sim/core/named_registry.hpp"
 #include "sim/core/quantity.hpp"
 
 namespace lightcode::opt {
@@ -34,12 +35,7 @@ double ObjectiveInfo::reported(double score) const {
 const ObjectiveInfo& objective_info(Objective o) { return objectives()[static_cast<size_t>(o)]; }
 
 const ObjectiveInfo& objective_named(std::string_view name) {
-  for (const ObjectiveInfo& o : objectives()) {
-    if (o.name == name) return o;
-  }
-  std::string known;
-  for (const ObjectiveInfo& o : objectives()) known += (known.empty() ? "" : ", ") + std::string(o.name);
-  throw Error("unknown objective '" + std::string(name) + "' (known: " + known + ")");
+  return named_in(objectives(), name, "objective");
 }
 
 std::vector<std::string> objective_names() {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/core/error.hpp"
+#include "sim/core/named_registry.hpp"
 #include "sim/opt/original_partition.hpp"
 
 namespace lightcode::opt {
@@ -135,12 +136,7 @@ const std::vector<PartitionRule>& partition_rules() {
 }
 
 const PartitionRule& partition_rule_named(std::string_view name) {
-  std::string known;
-  for (const PartitionRule& r : partition_rules()) {
-    if (r.name == name) return r;
-    known += (known.empty() ? "" : ", ") + std::string(r.name);
-  }
-  throw Error("unknown partition rule '" + std::string(name) + "' (known: " + known + ")");
+  return named_in(partition_rules(), name, "partition rule");
 }
 
 Partition partition_for(const ir::Graph& graph, const hw::Profile& profile) {

@@ -5,6 +5,7 @@
 #include "frontend/models/model_config.hpp"
 #include "frontend/tvm/tvm_import.hpp"
 #include "sim/core/error.hpp"
+#include "sim/ir/precision.hpp"
 
 namespace lightcode::frontend {
 
@@ -14,7 +15,9 @@ bool is_graph_file(const std::string& model) {
   return json_name || model.find('/') != std::string::npos || std::filesystem::is_regular_file(model, ec);
 }
 
-ir::Graph load_model(const ModelRequest& request) {
+namespace {
+
+ir::Graph build_or_import(const ModelRequest& request) {
   if (request.length && *request.length < 1) {
     throw Error((request.stage == Stage::decode ? "KV-cache length" : std::string("sequence length")) +
                 std::string(" must be positive, got ") + std::to_string(*request.length));
@@ -30,6 +33,14 @@ ir::Graph load_model(const ModelRequest& request) {
   ir::Graph g = build_model(config, request.stage, request.length.value_or(kDefaultBuiltinLength), request.logits);
   if (request.input_rule != g.input_rule()) g.apply_input_rule(request.input_rule);
   g.validate();
+  return g;
+}
+
+}  // namespace
+
+ir::Graph load_model(const ModelRequest& request) {
+  ir::Graph g = build_or_import(request);
+  if (request.precision_bits != 0) ir::require_bits(g, request.precision_bits);
   return g;
 }
 

@@ -18,11 +18,13 @@ struct ModelRequest {
   std::optional<int64_t> traced_length;  // TVM files: override the detected traced length
   ir::InputTypeRule input_rule = ir::InputTypeRule::own_entry;
   Logits logits = Logits::last;   // built-in models only (model_builder.hpp)
+  int precision_bits = 0;         // every matrix product's required bits (sim/ir/precision.hpp); 0: none
 };
 
 inline constexpr int64_t kDefaultBuiltinLength = 128;
 
 bool is_graph_file(const std::string& model);
+// Builds or imports the model, then sets request.precision_bits on every matrix product.
 ir::Graph load_model(const ModelRequest& request);
 
 }  // namespace lightcode::frontend

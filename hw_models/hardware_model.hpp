@@ -4,6 +4,7 @@
 // thread-safe and allocation-free (algorithms() fills a small fixed array).
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -45,6 +46,9 @@ class HardwareModel {
     return false;
   }
   virtual Cost estimate_fused(const ir::FusedKernel& kernel) const;
+  // The most bits a matrix product may require here (sim/ir/precision.hpp); algorithms()
+  // is empty for a product requiring more. None: the unit models no precision and runs any.
+  virtual std::optional<int> max_product_bits() const { return std::nullopt; }
   // Power drawn whether busy or idle, per unit (W); 0 where the original had none.
   virtual double static_power_watts() const { return 0.0; }
 

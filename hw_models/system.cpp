@@ -140,6 +140,13 @@ std::vector<double> static_energy_pj(const System& system, Time makespan) {
   return out;
 }
 
+bool System::models_precision() const {
+  for (const UnitInfo& u : units_) {
+    if (u.model->max_product_bits()) return true;
+  }
+  return false;
+}
+
 UnitType System::find(const std::string& name) const {
   for (size_t i = 0; i < units_.size(); ++i) {
     if (units_[i].name == name) return static_cast<UnitType>(i);

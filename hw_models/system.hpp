@@ -51,6 +51,9 @@ class System {
   const UnitInfo& unit(UnitType t) const { return units_[static_cast<size_t>(t)]; }
   const HardwareModel& model(UnitType t) const { return *units_[static_cast<size_t>(t)].model; }
   UnitType find(const std::string& name) const;  // -1 when absent
+  // Whether some unit limits the bits of the products it runs (HardwareModel::max_product_bits):
+  // where none does, a required precision changes nothing.
+  bool models_precision() const;
   const TransferModel& transfers() const { return *transfers_; }
   // The links and routes when transfers queue on them (Profile::links_queue); else nullptr.
   const LinkTopology* topology() const { return topology_.get(); }

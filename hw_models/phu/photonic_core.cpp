@@ -9,10 +9,6 @@
 namespace lightcode::hw {
 namespace {
 
-// Our bound, not a physical constant: the laws use 2^bits, and 24 bits is far beyond the
-// GS/s converters they were fitted to (8-bit references), so a larger figure is a typo.
-constexpr int kMaxConverterBits = 24;
-
 const ParamTable& core_devices_params() {
   static const ParamTable table = [] {
     ParamTable t{
@@ -173,11 +169,11 @@ PhotonicCore parse_photonic_core(const Params& p, const DeviceLibrary& lib) {
   c.adder = device("adder", DeviceKind::adder);
 
   for (const Device* conv : {&c.adc, &c.dac}) {
-    if (conv->bits > kMaxConverterBits) {
+    if (conv->bits > limits::kPrecisionBits.value) {
       d.at(conv == &c.adc ? "adc" : "dac")
           .fail("converter '" + conv->name + "' (" + conv->where + ") has " +
                 std::to_string(conv->bits) + " bits; the scaling laws hold to " +
-                std::to_string(kMaxConverterBits));
+                std::to_string(limits::kPrecisionBits.value));
     }
   }
   auto within = [&](const char* key, int bits, const Device& conv) {
@@ -232,6 +228,15 @@ PhotonicCore parse_photonic_core(const Params& p, const DeviceLibrary& lib) {
     use.count = n ? *n : static_cast<int64_t>(ceil_div(c.tiles, *per));
     c.buffers.push_back(use);
   }
+  return c;
+}
+
+PhotonicCore PhotonicCore::at_precision(int bits) const {
+  PhotonicCore c = *this;
+  const int narrower_by = std::max(input_bits, weight_bits) - bits;
+  c.input_bits = bits;
+  c.weight_bits = bits;
+  c.output_bits = std::max(1, output_bits - narrower_by);
   return c;
 }
 

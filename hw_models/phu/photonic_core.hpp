@@ -13,6 +13,13 @@
 // convert at weight_bits and input_bits; the readout at output_bits.
 //   area            device footprints x counts, the node layout, the buffers
 // A precision above the converter's bits is an error at the precision's key.
+// A product may require fewer bits than the core's (sim/ir/precision.hpp): at_precision(b) is
+// the same core driving its DACs at b bits and reading out with the design's headroom kept
+// (output - operand bits), so the laser's 2^bits margin and the converters' power follow b.
+// This is our rule, an inference: the published DOTA designs read out at their operand bits,
+// and Lightening-Transformer costs its 4- and 8-bit designs with these same laws. A product
+// requiring more than max_product_bits() is refused.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -80,6 +87,9 @@ struct PhotonicCore {
   double dram_bandwidth = 0.0;  // B/s for the operands' preload; 0: not a bound
 
   int64_t cores() const { return int64_t{tiles} * cores_per_tile; }
+  int max_product_bits() const { return std::min(input_bits, weight_bits); }
+  // Precondition: 1 <= bits <= max_product_bits().
+  PhotonicCore at_precision(int bits) const;
   int64_t macs_per_cycle() const;  // every core, every node, every wavelength
   double peak_macs_per_s() const { return static_cast<double>(macs_per_cycle()) * clock_hz; }
   CoreCounts counts() const;

@@ -26,6 +26,11 @@ std::vector<std::string> photonic_core_summary(const PhotonicCore& c) {
                 c.input_bits, c.weight_bits, c.output_bits, c.temporal_accumulation);
   out.emplace_back(line);
   std::snprintf(line, sizeof line,
+                "products       up to %d bits (a scenario's precision, else an integer dtype's): "
+                "more is no candidate here, fewer runs at its own bits",
+                c.max_product_bits());
+  out.emplace_back(line);
+  std::snprintf(line, sizeof line,
                 "power          %.4g W at full rate (static %.4g W); %.3g TOPS/W", watts,
                 c.static_power_w(), tops / watts);
   out.emplace_back(line);

@@ -5,11 +5,18 @@
 // laser, modulation, detection and memory energy, each also in Cost.parts (the report's rows
 // for the unit; their DAC/ADC share is Cost.conversion_energy); the core's static power (ring
 // tuning, buffers) is the unit's static power, charged over the makespan by the report.
+// Precision (sim/ir/precision.hpp): a product requiring b bits runs on the core at b bits
+// (PhotonicCore::at_precision), its event energies tabled once per width; one requiring more
+// than the core's operand bits is not supported here; one with no requirement runs at the
+// core's own bits.
 #include <algorithm>
+#include <vector>
 
 #include "hw_models/phu/photonic_work.hpp"
 #include "hw_models/phu/phu_model.hpp"
+#include "sim/core/error.hpp"
 #include "sim/ir/metrics.hpp"
+#include "sim/ir/precision.hpp"
 
 namespace lightcode::hw {
 namespace {
@@ -17,12 +24,24 @@ namespace {
 class DevicePhuModel final : public HardwareModel {
  public:
   explicit DevicePhuModel(const PhotonicCore& core)
-      : core_(core), per_event_(event_energies(core)) {}
+      : core_(core), static_w_(event_energies(core).static_w) {
+    // Index b - 1 is the core at b bits; the last entry is the core itself.
+    for (int bits = 1; bits < core.max_product_bits(); ++bits) {
+      const PhotonicCore narrow = core.at_precision(bits);
+      at_bits_.push_back({narrow, event_energies(narrow)});
+    }
+    at_bits_.push_back({core, event_energies(core)});
+  }
 
   Capabilities capabilities() const override { return phu_capabilities(core_.clock_hz); }
   int unit_count() const override { return 1; }
 
-  AlgorithmList algorithms(const ir::Node& op) const override { return phu_algorithms_for(op); }
+  AlgorithmList algorithms(const ir::Node& op) const override {
+    const std::optional<int> bits = ir::required_bits(op);
+    if (bits && *bits > core_.max_product_bits()) return {};
+    return phu_algorithms_for(op);
+  }
+  std::optional<int> max_product_bits() const override { return core_.max_product_bits(); }
   std::string_view algorithm_name(AlgorithmId) const override { return "task_parallel"; }
 
   Cost estimate(const ir::Node& op, AlgorithmId) const override {
@@ -33,7 +52,13 @@ class DevicePhuModel final : public HardwareModel {
     s.d = op.input_types.empty() ? 1 : op.input_type(0).shape.back();
     const int64_t per_product = s.n1 * s.n2;
     s.batch = per_product > 0 ? std::max<int64_t>(1, out.elements() / per_product) : 1;
-    const ProductCost p = photonic_product_cost(core_, per_event_, s, op.name);
+    const int bits = ir::required_bits(op).value_or(core_.max_product_bits());
+    if (bits > core_.max_product_bits()) {
+      throw Error("internal: op '" + op.name + "' requires " + std::to_string(bits) +
+                  " bits, above the photonic core's " + std::to_string(core_.max_product_bits()));
+    }
+    const AtBits& at = at_bits_[static_cast<size_t>(bits - 1)];
+    const ProductCost p = photonic_product_cost(at.core, at.per_event, s, op.name);
     Cost c;
     c.time = Time::from_seconds(p.time_s);
     c.bound = p.memory_bound ? Bound::memory : Bound::compute;
@@ -48,11 +73,16 @@ class DevicePhuModel final : public HardwareModel {
     return c;
   }
 
-  double static_power_watts() const override { return per_event_.static_w; }
+  double static_power_watts() const override { return static_w_; }
 
  private:
+  struct AtBits {
+    PhotonicCore core;
+    EventEnergies per_event;
+  };
   PhotonicCore core_;
-  EventEnergies per_event_;
+  double static_w_;  // the core's own: ring tuning and buffers draw it at any precision
+  std::vector<AtBits> at_bits_;
 };
 
 }  // namespace

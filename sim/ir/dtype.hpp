@@ -14,5 +14,7 @@ std::string_view dtype_name(DType t);
 std::optional<DType> parse_dtype(std::string_view name);
 // Bytes one element occupies in memory; TVM stores uint1 (bool) in a byte.
 int dtype_bytes(DType t);
+// The bits of an integer type's values (int8 -> 8, uint1 -> 1); none for a floating-point type.
+std::optional<int> integer_bits(DType t);
 
 }  // namespace lightcode::ir

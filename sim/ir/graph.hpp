@@ -64,6 +64,8 @@ struct Node {
   std::vector<TensorType> input_types;  // parallel to inputs; see InputTypeRule
   std::vector<Attr> attrs;
   MemoryRole role = MemoryRole::none;
+  // Matrix products: the bits a scenario's `precision:` requires (0: not set; precision.hpp).
+  uint8_t required_bits = 0;
 
   std::string_view attr(std::string_view key) const;  // "" when absent
   const TensorType& output(int i = 0) const { return outputs[static_cast<size_t>(i)]; }

@@ -290,7 +290,8 @@ class Expander {
     const TaskId split_id = push(derived(id, "/split", split_op, sram_, 0, sram_model.estimate(split_op, 0),
                                          inputs_at(id, sram_)));
 
-    const ir::Node product = synthetic(ir::OpKind::matrix_matrix, {pa, pb}, {po});
+    ir::Node product = synthetic(ir::OpKind::matrix_matrix, {pa, pb}, {po});
+    product.required_bits = node.required_bits;  // each 2-D product keeps the op's precision
     const hw::Cost product_cost = phu.estimate(product, c.algorithm);
     // What crosses the split -> product and product -> merge links: nothing in the lightcode
     // profile (the original charges those edges no energy), the operands otherwise.

@@ -174,6 +174,18 @@ std::string format_seconds(Time t, int decimals) {
   return out;
 }
 
+namespace {
+
+// Why photonic-capable products were not candidates: the precision they require.
+std::string refusal_note(const PointSummary& p) {
+  return std::to_string(p.photonic_refused_precision) + " matrix products need more bits (" +
+         (p.precision_bits != 0 ? std::to_string(p.precision_bits) + ", the scenario's precision"
+                                : std::string("their integer dtype's")) +
+         ") than the photonic unit computes at: not candidates there\n";
+}
+
+}  // namespace
+
 std::string format_seed_table(const std::vector<PointSummary>& points) {
   // The original's headings, "posiable" included, so scripts that parsed its output keep
   // working; after the first two, the objective and every swept parameter the first two do
@@ -215,7 +227,11 @@ std::string format_seed_table(const std::vector<PointSummary>& points) {
     }
     table.add(row);
   }
-  return table.str();
+  std::string notes;
+  for (const PointSummary& p : points) {
+    if (p.status == "ok" && p.photonic_refused_precision != 0) notes += "note: " + p.id + ": " + refusal_note(p);
+  }
+  return table.str() + notes;
 }
 
 std::string format_point_details(const PointResult& point) {
@@ -242,6 +258,8 @@ std::string format_point_details(const PointResult& point) {
   out << ", energy " << fixed(s.energy_pj, 1) << " pJ\n";
   out << "  nodes " << s.nodes << ", photonic " << s.photonic_selected << " of "
       << s.photonic_possible << " possible\n";
+  if (s.precision_bits != 0) out << "  precision " << s.precision_bits << " bits on every matrix product\n";
+  if (s.photonic_refused_precision != 0) out << "  " << refusal_note(s);
   out << "  subgraphs " << s.subgraphs << ": " << s.subgraphs_solved << " solved, "
       << s.subgraphs_reused << " reused\n";
   if (!point.energy.empty()) out << "\n" << energy_table(point.energy);

@@ -71,6 +71,8 @@ const Fields<PointSummary>& summary_fields() {
       {"nodes", &S::nodes},
       {"photonic_selected", &S::photonic_selected},
       {"photonic_possible", &S::photonic_possible},
+      {"precision_bits", &S::precision_bits, 4},
+      {"photonic_refused_precision", &S::photonic_refused_precision, 4},
       {"subgraphs", &S::subgraphs},
       {"subgraphs_solved", &S::subgraphs_solved},
       {"subgraphs_reused", &S::subgraphs_reused},

@@ -29,9 +29,9 @@
 namespace lightcode::results {
 
 // 2: parameters stored as numbers where they are numbers (1: every parameter a string), and
-// the summary's `scheduler`; 3: the tasks' `covers` (fused kernels). Files of every earlier
-// version are read.
-constexpr int64_t kResultsFormatVersion = 3;
+// the summary's `scheduler`; 3: the tasks' `covers` (fused kernels); 4: the summary's
+// `precision_bits` and `photonic_refused_precision`. Files of every earlier version are read.
+constexpr int64_t kResultsFormatVersion = 4;
 
 // Writes `file` to `path` through write_output_file (sim/core/output_file.hpp): built in
 // memory, then written to a temporary beside `path`, synced and renamed over it, the parent

@@ -75,6 +75,9 @@ struct PointSummary {
   int64_t nodes = 0;         // after expansion
   int64_t photonic_selected = 0;
   int64_t photonic_possible = 0;
+  int64_t precision_bits = 0;  // the scenario's `precision:`; 0: none set or no unit models it
+  // Matrix products a photonic unit runs only at fewer bits than they require (not candidates).
+  int64_t photonic_refused_precision = 0;
   int64_t subgraphs = 0;
   int64_t subgraphs_solved = 0;
   int64_t subgraphs_reused = 0;

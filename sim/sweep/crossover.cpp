@@ -40,6 +40,7 @@ PointSpec point_for(const CrossoverScenario& s, const std::string& system, const
   p.traced_length = s.traced_length;
   p.stage = s.stage;
   p.logits = s.logits;
+  p.precision = s.precision;
   p.sequence_length = length;
   p.system = system;
   p.objective = objective;
@@ -207,6 +208,18 @@ CrossoverScenario parse_crossover(std::string_view text, const std::string& file
     }
     s.systems.push_back(p.system);
   }
+  if (params.has("precision")) {
+    set_point_field(p, "precision", params.at("precision"), base);
+    s.precision = p.precision;
+    // Read when some system's point reads it, as in sweep scenarios.
+    bool read = false;
+    for (const std::string& system : s.systems) {
+      p.system = system;
+      read = read || scenario_key_read(p, "precision");
+    }
+    if (!read) params.at("precision").fail("precision is set but not read: no system listed has " + read_only_with("precision"));
+    params.mark("precision");
+  }
 
   const ConfigNode objectives = list_at(params, "objectives");
   if (!objectives.is_list() || objectives.size() == 0) objectives.fail("a non-empty list of time, energy, edp");
@@ -258,6 +271,7 @@ opt::GraphAtLength scenario_graphs(const CrossoverScenario& s) {
   req.stage = s.stage == "decode" ? frontend::Stage::decode : frontend::Stage::prefill;
   req.traced_length = s.traced_length;
   req.logits = frontend::logits_for(s.logits, profile.logits_for_every_token());
+  req.precision_bits = static_cast<int>(s.precision);
   // Same input-type rule as run_point, so the thresholds see the placement's edge tensors.
   req.input_rule = profile.input_rule();
   return [req](int64_t length) {

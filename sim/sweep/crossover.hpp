@@ -75,6 +75,7 @@ struct CrossoverScenario {
   std::optional<int64_t> traced_length;
   std::string stage = "prefill";
   std::string logits;  // "" = the profile's default
+  int64_t precision = 0;  // as PointSpec::precision
   std::string profile = "default";
   std::vector<std::string> systems;     // resolved paths
   std::vector<std::string> objectives;  // time | energy | edp, in file order

@@ -6,6 +6,7 @@
 #include "hw_models/system.hpp"
 #include "sim/core/quantity.hpp"
 #include "sim/core/error.hpp"
+#include "sim/ir/precision.hpp"
 #include "sim/results/trace.hpp"
 #include "sim/opt/partition.hpp"
 #include "sim/opt/placement.hpp"
@@ -144,6 +145,18 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
 
 namespace {
 PointRun run_generation(const PointSpec& point, const PointOptions& options);
+
+// Whether a photonic unit of the system refuses `op` for requiring more bits than it computes at.
+bool refused_for_precision(const ir::Node& op, const hw::System& system) {
+  const std::optional<int> bits = ir::required_bits(op);
+  if (!bits) return false;
+  for (size_t u = 0; u < system.unit_count(); ++u) {
+    const hw::HardwareModel& m = system.model(static_cast<hw::UnitType>(u));
+    const std::optional<int> most = m.max_product_bits();
+    if (m.capabilities().photonic && most && *bits > *most) return true;
+  }
+  return false;
+}
 }  // namespace
 
 PointRun run_point(const PointSpec& point, const PointOptions& options) {
@@ -157,8 +170,9 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   req.traced_length = point.traced_length;
   req.logits = frontend::logits_for(point.logits, profile.logits_for_every_token());
   req.input_rule = profile.input_rule();
-  const ir::Graph graph = frontend::load_model(req);
+  req.precision_bits = static_cast<int>(point.precision);
   const hw::System system = hw::System::from_config(system_config(point), profile);
+  const ir::Graph graph = frontend::load_model(req);
 
   const opt::StackedGraph stacks(graph, system);
   const opt::Partition part = opt::partition_for(stacks);
@@ -184,9 +198,13 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   sum.subgraphs_reused = placement.reused;
   sum.analytical_makespan = run.schedule.makespan;
   sum.scheduler = std::string(policy.name());
+  sum.precision_bits = system.models_precision() ? point.precision : 0;  // else it changed nothing
   for (size_t i = 0; i < graph.size(); ++i) {
     const auto id = static_cast<ir::NodeId>(i);
-    if (!stacks.photonic_possible(id)) continue;
+    if (!stacks.photonic_possible(id)) {
+      if (refused_for_precision(graph.node(id), system)) ++sum.photonic_refused_precision;
+      continue;
+    }
     ++sum.photonic_possible;
     const opt::Candidate& c = stacks.candidate(id, placement.choice[i]);
     if (system.model(c.unit).capabilities().photonic) ++sum.photonic_selected;

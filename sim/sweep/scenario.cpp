@@ -22,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kPointKeys{"model",  "traced_length", "stage",   "logits",    "sequence_length",
+const std::vector<std::string> kPointKeys{"model",  "traced_length", "stage",   "logits",    "precision", "sequence_length",
                                           "new_tokens", "system",       "objective", "profile", "scheduler",
                                           "fidelity"};
 
@@ -169,6 +169,8 @@ void set_point_field(PointSpec& point, const std::string& key, const ConfigNode&
     point.stage = value.as_string();
   } else if (key == "logits") {
     point.logits = value.as_string();
+  } else if (key == "precision") {
+    point.precision = value.as_int();
   } else if (key == "sequence_length") {
     point.sequence_length = value.as_int();
   } else if (key == "new_tokens") {

@@ -46,6 +46,7 @@ struct PointSpec {
   std::optional<int64_t> traced_length;
   std::string stage = "prefill";
   std::string logits;  // built-in models: last | all; "" = the profile's default
+  int64_t precision = 0;  // bits every matrix product requires (sim/ir/precision.hpp); 0: none
   int64_t sequence_length = 0;
   int64_t new_tokens = 0;
   std::string system;

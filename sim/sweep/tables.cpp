@@ -1,6 +1,12 @@
 #include "sim/sweep/tables.hpp"
 
+#include <map>
+#include <utility>
+
 #include "frontend/load_model.hpp"
+#include "hw_models/registry.hpp"
+#include "hw_models/system.hpp"
+#include "sim/core/error.hpp"
 #include "sim/core/limits.hpp"
 #include "sim/sweep/scenario.hpp"
 
@@ -57,6 +63,11 @@ const ParamTable& scenario_table() {
               .doc("built-in models only: project the last prompt token's hidden state to logits "
                    "(what generation needs), or every token's (TVM's traced graph); default: last, "
                    "all under the lightcode profile (the original's graphs)"),
+          Param::count("precision", limits::kPrecisionBits)
+              .doc("bits every matrix product requires (its operands' precision): a photonic core "
+                   "built from devices runs it at these bits, and refuses it above its own; "
+                   "default: an integer dtype's bits (int8: 8), else the unit's own precision. "
+                   "The system must have a unit that models precision"),
           Param::count("sequence_length", limits::kSequenceLength)
               .doc("prefill tokens, the KV-cache length (decode) or the prompt (generate); "
                    "required, here or as a sweep axis"),
@@ -108,6 +119,7 @@ const ParamTable& crossover_table() {
               "prefill: the length is the prompt; decode: the length is the KV cache"),
           scenario_row("traced_length"),
           scenario_row("logits"),
+          scenario_row("precision"),
           scenario_row("profile"),
           Param::list("systems").required().doc(
               "a list of at least two configs/systems/*.yaml files, each once; ties go to the "
@@ -124,7 +136,27 @@ const ParamTable& crossover_table() {
   return table;
 }
 
+namespace {
+
+// Whether the point's system has a unit that models precision; a system that does not load
+// counts as reading it (the point reports the system's own error). Memoised by file: loading
+// is milliseconds, but a sweep may have 100,000 points.
+bool system_models_precision(const PointSpec& point) {
+  static std::map<std::pair<std::string, std::string>, bool> known;
+  const auto key = std::make_pair(point.system, point.profile);
+  if (const auto it = known.find(key); it != known.end()) return it->second;
+  bool models = true;
+  try {
+    models = hw::System::load(point.system, hw::profile_named(point.profile)).models_precision();
+  } catch (const Error&) {
+  }
+  return known[key] = models;
+}
+
+}  // namespace
+
 bool scenario_key_read(const PointSpec& point, std::string_view key) {
+  if (key == "precision") return system_models_precision(point);
   if (key == "traced_length") return frontend::is_graph_file(point.model);
   if (key == "new_tokens") return point.stage == "generate";
   if (key == "logits") return !frontend::is_graph_file(point.model);
@@ -135,6 +167,7 @@ std::string read_only_with(std::string_view key) {
   if (key == "traced_length") return "a TVM graph file for model";
   if (key == "new_tokens") return "stage: generate";
   if (key == "logits") return "a built-in model";
+  if (key == "precision") return "a system with a unit that models precision (a photonic core built from devices)";
   return "";
 }
 

@@ -22,7 +22,8 @@ const ParamTable& crossover_table();
 
 // Whether `point` reads scenario key `key`: traced_length only when its model is a TVM graph
 // file (it sizes an imported graph), logits only when it is a built-in model, new_tokens only
-// at stage generate, every other point field always.
+// at stage generate, precision only when its system has a unit that models precision (the
+// system is loaded, once per file and profile), every other point field always.
 bool scenario_key_read(const PointSpec& point, std::string_view key);
 // What a point needs to read `key` ("stage: generate"), for the unread-key errors; "" for
 // keys every point reads.

@@ -218,6 +218,7 @@ TEST_CASE("hw show prints peak TOPS and TOPS per W and per mm2 and both breakdow
   CHECK(all.find("power breakdown") != std::string::npos);
   CHECK(all.find("area breakdown") != std::string::npos);
   CHECK(all.find("4.22 dB") != std::string::npos);
+  CHECK(all.find("products       up to 4 bits") != std::string::npos);
   // Same input, same bytes.
   CHECK(phu_spec_summary(ConfigNode::load_file(hardware("phu_dota_b.yaml"))) == lines);
 }

@@ -86,6 +86,8 @@ PointResult point(const std::string& id, const std::string& system, int64_t sequ
   s.nodes = 1518;
   s.photonic_selected = 73;
   s.photonic_possible = 73;
+  s.precision_bits = 8;
+  s.photonic_refused_precision = 12;
   s.subgraphs = 25;
   s.subgraphs_solved = 3;
   s.subgraphs_reused = 22;
@@ -159,6 +161,8 @@ void check_same(const PointResult& a, const PointResult& b) {
   CHECK(x.nodes == y.nodes);
   CHECK(x.photonic_selected == y.photonic_selected);
   CHECK(x.photonic_possible == y.photonic_possible);
+  CHECK(x.precision_bits == y.precision_bits);
+  CHECK(x.photonic_refused_precision == y.photonic_refused_precision);
   CHECK(x.subgraphs == y.subgraphs);
   CHECK(x.subgraphs_solved == y.subgraphs_solved);
   CHECK(x.subgraphs_reused == y.subgraphs_reused);
@@ -393,7 +397,8 @@ TEST_CASE("results file: h5py reads /summary as a table") {
   REQUIRE(status == 0);
   CHECK(out.find("fields id,status,error,model,stage,sequence_length,system,objective,profile,scheduler,"
                  "fidelity,makespan_ps,analytical_makespan_ps,makespan_s,energy_pj,nodes,photonic_selected,"
-                 "photonic_possible,subgraphs,subgraphs_solved,subgraphs_reused,new_tokens,ttft_s,tpot_s,"
+                 "photonic_possible,precision_bits,photonic_refused_precision,subgraphs,subgraphs_solved,"
+                 "subgraphs_reused,new_tokens,ttft_s,tpot_s,"
                          "energy_per_token_pj,param.system,"
                  "param.sequence_length,param.extra axis\n") != std::string::npos);
   CHECK(out.find("ids p0000,p0001,p0002\n") != std::string::npos);

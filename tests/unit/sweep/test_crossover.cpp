@@ -298,3 +298,24 @@ TEST_CASE("the dispatch table reads back: routes, curves the search evaluated, a
                        doctest::Contains("system 'B' is not listed under `systems`"), Error);
   CHECK_THROWS_WITH_AS(sweep::parse_dispatch_table("name: x\nbogus: 1\n", "k.yaml"), doctest::Contains("unknown key 'bogus'"), Error);
 }
+
+TEST_CASE("a crossover's `precision:` reaches every point it runs, and is bounded at its key") {
+  const std::string text =
+      "name: x\nmodel: gpt2\nprecision: 8\n"
+      "systems: [../configs/systems/h100_sxm.yaml, ../configs/systems/gpu_dota_b.yaml]\n"
+      "objectives: [energy]\nlengths: {start: 16, stop: 32}\n";
+  const sweep::CrossoverScenario s = sweep::parse_crossover(text, "p.yaml", test::source_dir() + "/scenarios");
+  CHECK(s.precision == 8);
+  // DOTA-B computes at 4 bits: at 8 it is no candidate, so both systems place alike (GPU only).
+  const sweep::CrossoverResult r = sweep::run_crossover(s);
+  REQUIRE(r.tables.size() == 1);
+  for (const auto& metrics : r.tables[0].curve_metrics) REQUIRE(!metrics.empty());
+  for (size_t i = 0; i < r.tables[0].curve_lengths.size(); ++i) {
+    CAPTURE(r.tables[0].curve_lengths[i]);
+    // The DOTA-B system adds only the PHU's static power to the GPU's energy.
+    CHECK(r.tables[0].curve_metrics[1][i] >= r.tables[0].curve_metrics[0][i]);
+  }
+  CHECK(error_of(std::string(kGood) + "precision: 0\n").find("precision") != std::string::npos);
+  CHECK(error_of(std::string(kGood) + "precision: 8\n").find("precision is set but not read: no system listed has") !=
+        std::string::npos);
+}

@@ -217,3 +217,26 @@ TEST_CASE("`scheduler:` names a registered policy, and the objective comes from 
   CHECK(error_of(write("badobj", "objective: speed\n")).find("objective: unknown objective 'speed' (known: time, energy, edp)") !=
         std::string::npos);
 }
+
+TEST_CASE("`precision:` is a count of bits, a sweep axis, and above the limit an error at its key") {
+  const std::string h100 = test::source_dir() + "/configs/systems/h100_sxm.yaml";
+  const std::string dota = test::source_dir() + "/configs/systems/gpu_dota_b.yaml";
+  const sweep::Scenario s = sweep::load_scenario(
+      write("precision_axis", "sweep:\n  profile: [default]\n  system: [" + dota + "]\n  precision: [4, 8]\n"));
+  REQUIRE(s.points.size() == 2);
+  CHECK(s.points[0].precision == 4);
+  CHECK(s.points[1].precision == 8);
+  CHECK(sweep::load_scenario(write("precision_none", "")).points[0].precision == 0);
+  const std::string path = write("precision_big", "precision: 32\n");
+  const std::string msg = error_of(path);
+  CHECK(msg.find(path + ":") != std::string::npos);
+  CHECK(msg.find("precision: must be an integer from 1 to 24 (precision_bits), got 32") != std::string::npos);
+  // Read only by a system with a unit that models precision: the per-number PHU does not, so
+  // on it alone the value is an error, and beside a DOTA-B system it is read.
+  CHECK(error_of(write("precision_unread", "precision: 8\n"))
+            .find("key 'precision' is set but not read by this scenario (no point has a system with a unit "
+                  "that models precision") != std::string::npos);
+  const sweep::Scenario mixed = sweep::load_scenario(
+      write("precision_mixed", "precision: 8\nsweep:\n  profile: [default]\n  system: [" + h100 + ", " + dota + "]\n"));
+  CHECK(mixed.points.size() == 2);
+}

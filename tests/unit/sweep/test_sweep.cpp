@@ -13,6 +13,8 @@
 #include <fstream>
 #include <thread>
 
+#include "sim/core/error.hpp"
+#include "sim/results/console_table.hpp"
 #include "sim/results/hdf5_file.hpp"
 #include "sim/sweep/run_point.hpp"
 #include "sim/sweep/sweep_runner.hpp"
@@ -276,4 +278,59 @@ TEST_CASE("default-profile PHU scaling: llama-2-7b keeps speeding up to 64 cores
     if (previous > 0.0) CHECK(makespan < previous);
     previous = makespan;
   }
+}
+
+TEST_CASE("precision: a product needing more bits than DOTA-B's 4 is no photonic candidate, and the summary counts it") {
+  sweep::PointSpec p;
+  p.id = "p0";
+  p.model = "gpt2";
+  p.sequence_length = 32;
+  p.system = test::source_dir() + "/configs/systems/gpu_dota_b.yaml";
+  p.objective = "energy";
+  p.fidelity = "analytical";
+  const results::PointSummary free = sweep::run_point(p).result.summary;
+  REQUIRE(free.photonic_possible > 0);
+  CHECK(free.photonic_refused_precision == 0);
+  CHECK(free.precision_bits == 0);
+
+  p.precision = 8;
+  const results::PointResult strict = sweep::run_point(p).result;
+  CHECK(strict.summary.precision_bits == 8);
+  CHECK(strict.summary.photonic_possible == 0);
+  CHECK(strict.summary.photonic_selected == 0);
+  CHECK(strict.summary.photonic_refused_precision == free.photonic_possible);
+  const std::string details = results::format_point_details(strict);
+  CHECK(details.find("precision 8 bits on every matrix product") != std::string::npos);
+  CHECK(details.find(std::to_string(free.photonic_possible) +
+                     " matrix products need more bits (8, the scenario's precision) than the photonic unit "
+                     "computes at: not candidates there") != std::string::npos);
+  CHECK(results::format_seed_table({strict.summary}).find("note: p0: " + std::to_string(free.photonic_possible) +
+                                                           " matrix products need more bits") != std::string::npos);
+
+  p.precision = 4;  // DOTA-B's own bits: the same placement and figures as no setting
+  const results::PointSummary own = sweep::run_point(p).result.summary;
+  CHECK(own.photonic_possible == free.photonic_possible);
+  CHECK(own.photonic_selected == free.photonic_selected);
+  CHECK(own.energy_pj == free.energy_pj);
+  CHECK(own.makespan == free.makespan);
+}
+
+TEST_CASE("scenarios/photonic_precision.yaml: DOTA-B 8-bit at 4 bits is charged as DOTA-B 4-bit, 8 bits refused on 4") {
+  const sweep::Scenario s = sweep::load_scenario(test::source_dir() + "/scenarios/photonic_precision.yaml");
+  REQUIRE(s.points.size() == 4);  // core 4 or 8 bits x precision 4 or 8
+  std::vector<results::PointSummary> r;
+  for (const sweep::PointSpec& p : s.points) r.push_back(sweep::run_point(p).result.summary);
+  // The 4-bit core at its own precision: every product on the PHU.
+  CHECK(r[0].photonic_possible > 0);
+  CHECK(r[0].photonic_refused_precision == 0);
+  // 8-bit products on the 4-bit core: none is a candidate, each counted as refused.
+  CHECK(r[1].photonic_possible == 0);
+  CHECK(r[1].photonic_refused_precision == r[0].photonic_possible);
+  // The 8-bit core running 4-bit products charges what the 4-bit core does (laser margin,
+  // converters and operand traffic at 4 bits, through expansion into 2-D products) ...
+  CHECK(r[2].photonic_selected == r[0].photonic_selected);
+  CHECK(r[2].makespan == r[0].makespan);
+  CHECK(r[2].energy_pj == doctest::Approx(r[0].energy_pj).epsilon(1e-12));
+  // ... and at 8 bits more.
+  CHECK(r[3].energy_pj > r[2].energy_pj);
 }

@@ -53,6 +53,10 @@ class Profile {
   // Expansion of a photonic product: whether the SRAM split -> product and product -> SRAM
   // merge edges move the operands and the result (the original charges them nothing).
   virtual bool expansion_edges_move_data() const { return true; }
+  // Whether placement is decided with the schedule (sim/joint: every placement tried is
+  // expanded, scheduled and charged as the report charges it); else the sum selection alone
+  // (opt::place: the original's sum of op and edge costs per subgraph).
+  virtual bool places_with_schedule() const { return true; }
   // The partition rule (sim/opt/partition.hpp's registry) the optimizer cuts graphs with.
   virtual std::string_view partition_rule() const { return "articulation"; }
 

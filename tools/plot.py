@@ -19,6 +19,10 @@ is skipped with a one-line note):
                            sequence lengths)
   gantt_<id>.png           one point's schedule: one track per hardware unit, coloured by op
   energy_<id>.png          that point's energy breakdown: stacked bars by hardware/category
+  pareto.png               the joint placement search's non-dominated placements, energy vs
+                           makespan, for each point that has a /points/<id>/pareto table
+                           (a scenario's `pareto: true`), one panel each (the first 12),
+                           the point's reported answer ringed
   failures.csv             the failed points (status != "ok"): id, each sweep parameter, error;
                            written only when a point failed (a stale one is removed)
 
@@ -636,6 +640,52 @@ def plot_energy(f, pid, out_dir, written):
     save(fig, out_dir, name, written)
 
 
+MAX_PARETO_PANELS = 12
+
+
+def plot_pareto(f, out_dir, written):
+    name = "pareto.png"
+    points = f.get("points")
+    fronts = []
+    for pid in (sorted(points) if isinstance(points, h5py.Group) else []):
+        ds = points[pid].get("pareto")
+        if isinstance(ds, h5py.Dataset) and ds.dtype.names and "makespan_ps" in ds.dtype.names:
+            rows = read_table(ds)
+            xs = [number(r.get("makespan_ps")) for r in rows]
+            ys = [number(r.get("energy_pj")) for r in rows]
+            pts = sorted((x / PS_PER_S, y / PJ_PER_J) for x, y in zip(xs, ys) if x is not None and y is not None)
+            if pts:
+                fronts.append((pid, pts))
+    if not fronts:
+        note("%s: no point has a /points/<id>/pareto table (scenario key `pareto: true`)" % name)
+        return
+    fronts = fronts[:MAX_PARETO_PANELS]
+    cols = min(3, len(fronts))
+    rows_n = (len(fronts) + cols - 1) // cols
+    fig, axes = plt.subplots(rows_n, cols, figsize=(4.6 * cols, 3.8 * rows_n), squeeze=False)
+    for k, (pid, pts) in enumerate(fronts):
+        ax = axes[k // cols][k % cols]
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", drawstyle="steps-post", color="tab:blue",
+                label="front (%d)" % len(pts))
+        row = SUMMARY_BY_ID.get(pid)
+        objective = text(row.get("objective", "")) if row is not None else ""
+        if row is not None:
+            mx, en = number(row.get("makespan_s")), number(row.get("energy_pj"))
+            if mx is not None and en is not None:
+                ax.plot([mx], [en / PJ_PER_J], "o", markersize=13, markerfacecolor="none", color="tab:red",
+                        label="answer (%s)" % objective if objective else "answer")
+        ax.set_xlabel("Makespan [s]")
+        ax.set_ylabel("Energy [J]")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize="x-small")
+        ax.set_title("%s — %s" % (pid, point_title(f, pid)), fontsize="small")
+    for k in range(len(fronts), rows_n * cols):
+        axes[k // cols][k % cols].set_visible(False)
+    fig.suptitle("Non-dominated (makespan, energy) placements of the joint search")
+    fig.tight_layout()
+    save(fig, out_dir, name, written)
+
+
 # ----------------------------------------------------------------------------- 6. dispatch table
 
 OBJECTIVE_NAMES = {"time": "Makespan", "energy": "Energy", "edp": "Energy-delay product"}
@@ -944,7 +994,8 @@ def plot_results_file(path, point, out_dir):
         jobs = [("hardware_comparison.png", plot_hardware_comparison,
                  (rows, out_dir, written, title)),
                 ("phu_scaling.png", plot_phu_scaling, (rows, out_dir, written, title)),
-                ("crossover.png", plot_crossover, (rows, out_dir, written, title))]
+                ("crossover.png", plot_crossover, (rows, out_dir, written, title)),
+                ("pareto.png", plot_pareto, (f, out_dir, written))]
         if pid is None:
             note("gantt/energy: no ok point with a /points/<id> group")
         else:

@@ -71,6 +71,7 @@ class LightcodeProfile final : public Profile {
   std::string_view default_scheduler() const override { return "lightcode"; }
   bool logits_for_every_token() const override { return true; }
   bool fuses_kernels() const override { return false; }
+  bool places_with_schedule() const override { return false; }
 };
 
 }  // namespace

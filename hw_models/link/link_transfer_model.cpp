@@ -40,6 +40,9 @@ class LinkTransferModel final : public TransferModel {
                   std::to_string(to) + ": the system has " + std::to_string(n_) + " unit types");
     }
     const Route& r = table_[static_cast<size_t>(from) * n_ + static_cast<size_t>(to)];
+    // A tensor already on the unit moves nothing, unless the system declares a link from the
+    // unit to itself (the GPU's own HBM traffic), which is then charged like any other.
+    if (r.hops == 0 && from == to) return Cost{};
     if (r.hops == 0) {
       throw Error("no route from '" + names_[static_cast<size_t>(from)] + "' to '" +
                   names_[static_cast<size_t>(to)] +

@@ -7,6 +7,8 @@
 // from == to (two tasks on one unit type) uses a self-link when the system declares one, and
 // otherwise goes through SRAM like the original (CPU core to CPU core crosses the fabric; a
 // PHU has no memory of its own). A GPU system wants a free self-link: its data stays in HBM.
+// A unit with neither (SRAM to SRAM: the expansion's split reading an operand the SRAM
+// already holds) moves nothing: the data is where it is needed.
 // A pair with no route is a lightcode::Error naming both units, raised when it is asked for.
 // All routes are resolved at construction into a dense table: estimate() is a lookup plus a
 // multiply-add.

@@ -9,7 +9,7 @@ const std::vector<Limit>& all_limits() {
   static const std::vector<Limit> table{
       kConfigFileBytes, kGraphFileBytes, kCsvFileBytes,   kConfigDepth, kConfigValues,
       kNameBytes,       kGraphNodes,     kNodeEdges,      kTensorRank,  kCsvShapeDepth,
-      kSequenceLength,  kNewTokens,      kUnitCount,      kPrecisionBits, kTasks,       kAxisValues,
+      kSequenceLength,  kNewTokens,      kUnitCount,      kPrecisionBits, kPlacementEvaluations, kTasks,       kAxisValues,
       kPoints,          kOutputNameBytes};
   return table;
 }

@@ -77,10 +77,10 @@ void add_group_constraints(const StackedGraph& stacks, const Partition& part, in
 }
 
 // Solving names the subgraph when its sums cannot be represented.
-std::vector<int> solve(const SelectionProblem& p, Objective objective, const ir::Graph& g,
+std::vector<int> solve(const SelectionProblem& p, Objective objective, double watts, const ir::Graph& g,
                        const std::vector<ir::NodeId>& members, int32_t subgraph) {
   try {
-    return select_exact(p, objective).choice;
+    return select_exact(p, objective, watts).choice;
   } catch (const Error& e) {
     throw Error(SourcePlace{g.source(), 0, 0, ""}, "subgraph " + std::to_string(subgraph) + " (from node '" +
                                                        g.node(members.front()).name + "'): " + e.what());
@@ -119,7 +119,7 @@ std::string key_of(const SelectionProblem& p) {
 }  // namespace
 
 Placement place(const StackedGraph& stacks, const Partition& part, Objective objective,
-                bool use_cache) {
+                bool use_cache, double watts) {
   const ir::Graph& g = stacks.graph();
   const bool start_tasks = stacks.system().profile().start_tasks();
   Placement out;
@@ -183,12 +183,12 @@ Placement place(const StackedGraph& stacks, const Partition& part, Objective obj
         choice = it->second;
         ++out.reused;
       } else {
-        choice = solve(p, objective, g, members, s);
+        choice = solve(p, objective, watts, g, members, s);
         ++out.solved;
         cache.emplace(std::move(key), choice);
       }
     } else {
-      choice = solve(p, objective, g, members, s);
+      choice = solve(p, objective, watts, g, members, s);
       ++out.solved;
     }
     for (size_t v = 0; v < members.size(); ++v) out.choice[static_cast<size_t>(members[v])] = choice[v];

@@ -23,7 +23,9 @@ struct Placement {
   int32_t reused = 0;           // subgraph problems answered from the cache
 };
 
+// `watts` as in select_exact: a power the energy and EDP objectives charge for the sum of
+// times (the joint search, sim/joint, sweeps it).
 Placement place(const StackedGraph& stacks, const Partition& part, Objective objective,
-                bool use_cache = true);
+                bool use_cache = true, double watts = 0.0);
 
 }  // namespace lightcode::opt

@@ -19,8 +19,8 @@ struct Partial {
   int32_t choice;  // candidate of the variable this layer decided
 };
 
-double weight(Objective o, const Partial& a) {
-  return objective_value(o, a.time, a.energy_pj);
+double weight(Objective o, const Partial& a, double watts) {
+  return objective_value(o, a.time, a.energy_pj, watts);
 }
 
 bool dominates(const Partial& a, const Partial& b) {
@@ -28,11 +28,11 @@ bool dominates(const Partial& a, const Partial& b) {
 }
 
 // Keeps either the single best (time, energy objectives) or the Pareto front (edp).
-void offer(std::vector<Partial>& alternatives, const Partial& p, Objective o) {
+void offer(std::vector<Partial>& alternatives, const Partial& p, Objective o, double watts) {
   if (o != Objective::edp) {
     if (alternatives.empty()) {
       alternatives.push_back(p);
-    } else if (weight(o, p) < weight(o, alternatives[0])) {
+    } else if (weight(o, p, watts) < weight(o, alternatives[0], watts)) {
       alternatives[0] = p;
     }
     return;
@@ -48,12 +48,12 @@ void offer(std::vector<Partial>& alternatives, const Partial& p, Objective o) {
 
 }  // namespace
 
-double objective_value(Objective o, Time time, double energy_pj) {
+double objective_value(Objective o, Time time, double energy_pj, double watts) {
   const auto ps = static_cast<double>(time.count_ps());
   switch (o) {
     case Objective::time: return ps;
-    case Objective::energy: return energy_pj;
-    case Objective::edp: return ps * energy_pj;
+    case Objective::energy: return watts == 0.0 ? energy_pj : energy_pj + watts * ps;
+    case Objective::edp: return ps * (watts == 0.0 ? energy_pj : energy_pj + watts * ps);
   }
   return 0.0;
 }
@@ -78,7 +78,7 @@ Selection evaluate(const SelectionProblem& p, const std::vector<int>& choice) {
   return s;
 }
 
-Selection select_exact(const SelectionProblem& p, Objective objective) {
+Selection select_exact(const SelectionProblem& p, Objective objective, double watts) {
   const int n = static_cast<int>(p.node_cost.size());
   std::vector<std::vector<int>> in_edges(static_cast<size_t>(n));
   std::vector<int> last_use(static_cast<size_t>(n), -1);
@@ -153,7 +153,7 @@ Selection select_exact(const SelectionProblem& p, Objective objective) {
             next.keys.push_back(it->first);
             next.entries.emplace_back();
           }
-          offer(next.entries[it->second], q, objective);
+          offer(next.entries[it->second], q, objective, watts);
         }
       }
     }
@@ -173,7 +173,7 @@ Selection select_exact(const SelectionProblem& p, Objective objective) {
   double best = std::numeric_limits<double>::infinity();
   for (size_t f = 0; f < flat[static_cast<size_t>(n)].size(); ++f) {
     const auto [k, a] = flat[static_cast<size_t>(n)][f];
-    const double w = weight(objective, last.entries[static_cast<size_t>(k)][static_cast<size_t>(a)]);
+    const double w = weight(objective, last.entries[static_cast<size_t>(k)][static_cast<size_t>(a)], watts);
     if (w < best) {
       best = w;
       best_flat = static_cast<int32_t>(f);
@@ -197,14 +197,14 @@ Selection select_exact(const SelectionProblem& p, Objective objective) {
   return s;
 }
 
-Selection select_brute_force(const SelectionProblem& p, Objective objective) {
+Selection select_brute_force(const SelectionProblem& p, Objective objective, double watts) {
   const size_t n = p.node_cost.size();
   std::vector<int> choice(n, 0);
   Selection best;
   double best_w = std::numeric_limits<double>::infinity();
   for (;;) {
     Selection s = evaluate(p, choice);
-    const double w = objective_value(objective, s.time, s.energy_pj);
+    const double w = objective_value(objective, s.time, s.energy_pj, watts);
     if (s.feasible && w < best_w) {
       best_w = w;
       best = s;

@@ -46,14 +46,16 @@ struct Selection {
 };
 
 // Objective value of an assignment (also the reference for the tests).
-// Time counts in picoseconds, as the objectives are defined (objective.hpp).
-double objective_value(Objective o, Time time, double energy_pj);
+// Time counts in picoseconds, as the objectives are defined (objective.hpp). `watts` is a
+// power drawn for as long as the time lasts (static power: 1 W = 1 pJ/ps): the energy and EDP
+// objectives count energy_pj + watts x time; time ignores it.
+double objective_value(Objective o, Time time, double energy_pj, double watts = 0.0);
 Selection evaluate(const SelectionProblem& p, const std::vector<int>& choice);
 
 // The exact optimum. Ties go to the assignment found first in candidate order, so equal
 // inputs give equal placements.
-Selection select_exact(const SelectionProblem& p, Objective objective);
+Selection select_exact(const SelectionProblem& p, Objective objective, double watts = 0.0);
 // Every assignment, for tests on small problems.
-Selection select_brute_force(const SelectionProblem& p, Objective objective);
+Selection select_brute_force(const SelectionProblem& p, Objective objective, double watts = 0.0);
 
 }  // namespace lightcode::opt

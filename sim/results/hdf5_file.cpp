@@ -73,6 +73,9 @@ const Fields<PointSummary>& summary_fields() {
       {"photonic_possible", &S::photonic_possible},
       {"precision_bits", &S::precision_bits, 4},
       {"photonic_refused_precision", &S::photonic_refused_precision, 4},
+      {"lower_bound", &S::lower_bound, 4},
+      {"gap", &S::gap, 4},
+      {"placement_evaluations", &S::placement_evaluations, 4},
       {"subgraphs", &S::subgraphs},
       {"subgraphs_solved", &S::subgraphs_solved},
       {"subgraphs_reused", &S::subgraphs_reused},
@@ -128,6 +131,15 @@ const Fields<MemorySample>& memory_fields() {
       {"time_ps", &MemorySample::time},
       {"sram_bytes", &MemorySample::sram_bytes},
       {"hbm_bytes", &MemorySample::hbm_bytes},
+  };
+  return fields;
+}
+
+const Fields<ParetoRow>& pareto_fields() {
+  static const Fields<ParetoRow> fields = {
+      {"makespan_ps", &ParetoRow::makespan},
+      {"energy_pj", &ParetoRow::energy_pj},
+      {"origin", &ParetoRow::origin},
   };
   return fields;
 }
@@ -310,12 +322,13 @@ void write_point(hid_t points, const PointResult& point) {
   }
   // The point's own summary row types its parameters by its own values.
   ResultsFile alone;
-  alone.points.push_back(PointResult{s, {}, {}, {}, {}});
+  alone.points.push_back(PointResult{s, {}, {}, {}, {}, {}});
   SummaryTable(parameter_columns(check_and_collect_parameters(alone), alone)).write(group.get(), {&s});
   write_rows(group.get(), "tasks", task_fields(), point.tasks);
   write_rows(group.get(), "units", unit_fields(), point.units);
   write_rows(group.get(), "energy_breakdown", energy_fields(), point.energy);
   write_rows(group.get(), "memory_profile", memory_fields(), point.memory_profile);
+  if (!point.pareto.empty()) write_rows(group.get(), "pareto", pareto_fields(), point.pareto);
   group.close();
 }
 
@@ -371,6 +384,7 @@ PointResult read_point(hid_t points, const std::string& id, int64_t version) {
   point.units = read_rows(group.get(), "units", unit_fields());
   point.energy = read_rows(group.get(), "energy_breakdown", energy_fields());
   point.memory_profile = read_rows(group.get(), "memory_profile", memory_fields());
+  if (H5Lexists(group.get(), "pareto", H5P_DEFAULT) > 0) point.pareto = read_rows(group.get(), "pareto", pareto_fields());
   return point;
 }
 

@@ -30,7 +30,9 @@ namespace lightcode::results {
 
 // 2: parameters stored as numbers where they are numbers (1: every parameter a string), and
 // the summary's `scheduler`; 3: the tasks' `covers` (fused kernels); 4: the summary's
-// `precision_bits` and `photonic_refused_precision`. Files of every earlier version are read.
+// `precision_bits`, `photonic_refused_precision`, `lower_bound`, `gap` and
+// `placement_evaluations`, and a point's optional `pareto` table (makespan_ps, energy_pj,
+// origin). Files of every earlier version are read.
 constexpr int64_t kResultsFormatVersion = 4;
 
 // Writes `file` to `path` through write_output_file (sim/core/output_file.hpp): built in

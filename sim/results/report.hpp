@@ -78,6 +78,12 @@ struct PointSummary {
   int64_t precision_bits = 0;  // the scenario's `precision:`; 0: none set or no unit models it
   // Matrix products a photonic unit runs only at fewer bits than they require (not candidates).
   int64_t photonic_refused_precision = 0;
+  // The default profile's joint placement (sim/joint): a lower bound on the objective's
+  // metric, in its reported unit (s, pJ, s*pJ), the gap answer / bound - 1, and the placements
+  // expanded, scheduled and charged; 0 under the lightcode profile's sum selection.
+  double lower_bound = 0.0;
+  double gap = 0.0;
+  int64_t placement_evaluations = 0;
   int64_t subgraphs = 0;
   int64_t subgraphs_solved = 0;
   int64_t subgraphs_reused = 0;
@@ -88,8 +94,16 @@ struct PointSummary {
   double energy_per_token_pj = 0.0;  // (prefill + decode energy) / new tokens
 };
 
+// A non-dominated (makespan, energy) placement the joint search found (`pareto: true`).
+struct ParetoRow {
+  Time makespan;
+  double energy_pj = 0.0;
+  std::string origin;  // how it was found (sim/joint/joint_placement.hpp)
+};
+
 struct PointResult {
   PointSummary summary;
+  std::vector<ParetoRow> pareto;  // by makespan; empty unless the scenario asks
   std::vector<TaskRecord> tasks;
   std::vector<UnitRecord> units;
   std::vector<EnergyRow> energy;

@@ -7,11 +7,13 @@
 #include "sim/core/quantity.hpp"
 #include "sim/core/error.hpp"
 #include "sim/ir/precision.hpp"
+#include "sim/joint/joint_placement.hpp"
 #include "sim/results/trace.hpp"
 #include "sim/opt/partition.hpp"
 #include "sim/opt/placement.hpp"
 #include "sim/opt/stacked_graph.hpp"
 #include "sim/sched/analytical.hpp"
+#include "sim/sched/reported_cost.hpp"
 
 namespace lightcode::sweep {
 namespace {
@@ -59,7 +61,6 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
   results::PointSummary& sum = out.summary;
   sum.makespan = schedule.makespan;
   sum.makespan_s = schedule.makespan.seconds();
-  sum.energy_pj = 0.0;
   sum.nodes = 0;
 
   // Energy: each task's own, and each input transfer's, by unit type and category: compute or
@@ -73,7 +74,6 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     const double e = t.cost.energy.picojoules();
     const double conversion = t.cost.conversion_energy.picojoules();
     const bool memory = system.model(t.unit).capabilities().category == hw::EnergyCategory::memory;
-    sum.energy_pj += e;
     if (!t.cost.parts.empty()) {
       // A unit that splits its energy (a device-built PHU) shows its categories instead.
       for (size_t k = 0; k < hw::kEnergyParts; ++k) {
@@ -88,7 +88,6 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     for (const opt::TaskInput& in : t.inputs) {
       const double te = in.transfer.energy.picojoules();
       if (te == 0.0) continue;
-      sum.energy_pj += te;
       rows[{system.unit(tasks[static_cast<size_t>(in.producer)].unit).name + "->" + u.name, "data_movement"}] += te;
     }
     const sched::Slot& slot = schedule.slots[i];
@@ -128,8 +127,9 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
   for (size_t t = 0; t < static_pj.size(); ++t) {
     if (static_pj[t] == 0.0) continue;
     rows[{system.unit(static_cast<hw::UnitType>(t)).name, "static"}] += static_pj[t];
-    sum.energy_pj += static_pj[t];
   }
+  // The total the objectives minimise (sim/sched/reported_cost.hpp), in the same order.
+  sum.energy_pj = sched::reported_cost(graph, schedule, system, &static_pj).energy_pj;
   if (event) {
     for (const engine::ChannelStats& link : event->links) out.units.push_back(link_record(link, schedule.makespan));
     for (const engine::MemorySample& m : event->memory) {
@@ -140,7 +140,20 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
     check_energy(e, [&key = key] { return key.first + " " + key.second; });
     out.energy.push_back(results::EnergyRow{key.first, key.second, e});
   }
-  check_energy(sum.energy_pj, "the point's total");
+}
+
+PointInputs point_inputs(const PointSpec& point) {
+  const hw::Profile& profile = hw::profile_named(point.profile);
+  frontend::ModelRequest req;
+  req.model = point.model;
+  req.stage = point.stage == "decode" ? frontend::Stage::decode : frontend::Stage::prefill;
+  req.length = point.sequence_length;
+  req.traced_length = point.traced_length;
+  req.logits = frontend::logits_for(point.logits, profile.logits_for_every_token());
+  req.input_rule = profile.input_rule();
+  req.precision_bits = static_cast<int>(point.precision);
+  hw::System system = hw::System::from_config(system_config(point), profile);
+  return PointInputs{frontend::load_model(req), std::move(system)};
 }
 
 namespace {
@@ -163,27 +176,37 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   if (point.stage == "generate") return run_generation(point, options);
   const hw::Profile& profile = hw::profile_named(point.profile);
   const opt::Objective objective = opt::objective_named(point.objective).id;
-  frontend::ModelRequest req;
-  req.model = point.model;
-  req.stage = point.stage == "decode" ? frontend::Stage::decode : frontend::Stage::prefill;
-  req.length = point.sequence_length;
-  req.traced_length = point.traced_length;
-  req.logits = frontend::logits_for(point.logits, profile.logits_for_every_token());
-  req.input_rule = profile.input_rule();
-  req.precision_bits = static_cast<int>(point.precision);
-  const hw::System system = hw::System::from_config(system_config(point), profile);
-  const ir::Graph graph = frontend::load_model(req);
+  const PointInputs inputs = point_inputs(point);
+  const hw::System& system = inputs.system;
+  const ir::Graph& graph = inputs.graph;
 
   const opt::StackedGraph stacks(graph, system);
   const opt::Partition part = opt::partition_for(stacks);
-  const opt::Placement placement = opt::place(stacks, part, objective);
-  PointRun run;
-  run.tasks = opt::expand(stacks, part, placement);
   const sched::SchedulingPolicy& policy =
       sched::default_policies().at(point.scheduler.empty() ? profile.default_scheduler() : point.scheduler);
-  run.schedule = sched::schedule(run.tasks, sched::unit_instances(system), policy);
-
+  PointRun run;
   results::PointSummary& sum = run.result.summary;
+  opt::Placement placement;
+  if (profile.places_with_schedule()) {
+    joint::JointOptions search;
+    search.evaluations = static_cast<int>(point.placement_evaluations);
+    joint::JointResult j = joint::place_jointly(stacks, part, objective, policy, search);
+    placement = std::move(j.placement);
+    run.tasks = std::move(j.tasks);
+    run.schedule = std::move(j.schedule);
+    const opt::ObjectiveInfo& info = opt::objective_info(objective);
+    sum.lower_bound = info.reported(j.lower_bound);
+    sum.gap = j.gap;
+    sum.placement_evaluations = j.evaluations;
+    if (point.pareto) {
+      for (const joint::ParetoPoint& f : j.front) run.result.pareto.push_back({f.makespan, f.energy_pj, f.origin});
+    }
+  } else {
+    placement = opt::place(stacks, part, objective);
+    run.tasks = opt::expand(stacks, part, placement);
+    run.schedule = sched::schedule(run.tasks, sched::unit_instances(system), policy);
+  }
+
   sum.id = point.id;
   sum.parameters = point.parameters;
   sum.model = point.model;

@@ -5,6 +5,7 @@
 // own). Fills a PointResult; with both fidelities run, the summary carries both makespans.
 #include <string>
 
+#include "hw_models/system.hpp"
 #include "sim/engine/engine.hpp"
 #include "sim/opt/expand.hpp"
 #include "sim/results/report.hpp"
@@ -26,6 +27,14 @@ struct PointOptions {
 
 // Throws lightcode::Error for bad input (missing files, unsupported ops, ...).
 PointRun run_point(const PointSpec& point, const PointOptions& options = {});
+
+// The graph and the system a prefill or decode point runs: its model request (stage, length,
+// logits, precision) and its system with the sweep's overrides, under its profile.
+struct PointInputs {
+  ir::Graph graph;
+  hw::System system;
+};
+PointInputs point_inputs(const PointSpec& point);
 
 // The same in a forked child process (SystemC elaborates once per process): the child writes
 // its result to a temporary results file the parent reads back. A failing or crashing child

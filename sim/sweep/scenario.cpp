@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 const std::vector<std::string> kPointKeys{"model",  "traced_length", "stage",   "logits",    "precision", "sequence_length",
                                           "new_tokens", "system",       "objective", "profile", "scheduler",
-                                          "fidelity"};
+                                          "fidelity", "pareto",  "placement_evaluations"};
 
 bool is_point_key(const std::string& k) {
   for (const auto& p : kPointKeys) {
@@ -187,6 +187,10 @@ void set_point_field(PointSpec& point, const std::string& key, const ConfigNode&
     point.scheduler = registered(value, [](const std::string& n) { sched::default_policies().at(n); });
   } else if (key == "fidelity") {
     point.fidelity = value.as_string();
+  } else if (key == "pareto") {
+    point.pareto = value.as_bool();
+  } else if (key == "placement_evaluations") {
+    point.placement_evaluations = value.as_int();
   }
 }
 

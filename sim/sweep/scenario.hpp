@@ -54,6 +54,8 @@ struct PointSpec {
   std::string profile = "default";
   std::string scheduler;  // a registered scheduling policy; "" = the profile's default
   std::string fidelity = "event";
+  bool pareto = false;                 // write the joint search's Pareto front
+  int64_t placement_evaluations = 64;  // the joint search's budget (sim/joint)
 };
 
 struct Scenario {

@@ -84,6 +84,15 @@ const ParamTable& scenario_table() {
           Param::choice("fidelity", {"analytical", "event"})
               .fallback("event")
               .doc("the analytical timeline, or the SystemC event engine"),
+          Param::boolean("pareto")
+              .fallback("false")
+              .doc("write the joint placement search's non-dominated (makespan, energy) placements "
+                   "as the point's `pareto` table (profiles that place with the schedule)"),
+          Param::count("placement_evaluations", limits::kPlacementEvaluations)
+              .fallback("64")
+              .doc("placements the joint search expands, schedules and charges at most, seeds "
+                   "first (profiles that place with the schedule; small graphs are searched "
+                   "exhaustively whatever the budget)"),
           Param::named("sweep", nullptr)
               .doc("axes, the first outermost: a key above, or `<unit>.<key>[.<key>...]` of the "
                    "point's system, -> a list of values or a range "
@@ -156,6 +165,7 @@ bool system_models_precision(const PointSpec& point) {
 }  // namespace
 
 bool scenario_key_read(const PointSpec& point, std::string_view key) {
+  if (key == "pareto" || key == "placement_evaluations") return hw::profile_named(point.profile).places_with_schedule();
   if (key == "precision") return system_models_precision(point);
   if (key == "traced_length") return frontend::is_graph_file(point.model);
   if (key == "new_tokens") return point.stage == "generate";
@@ -168,6 +178,7 @@ std::string read_only_with(std::string_view key) {
   if (key == "new_tokens") return "stage: generate";
   if (key == "logits") return "a built-in model";
   if (key == "precision") return "a system with a unit that models precision (a photonic core built from devices)";
+  if (key == "pareto" || key == "placement_evaluations") return "a profile that places with the schedule (default)";
   return "";
 }
 

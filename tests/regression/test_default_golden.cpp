@@ -38,9 +38,9 @@ constexpr Golden kAnalytical[] = {
     {"cpu", "energy", "analytical", 944273332833, 46922326176.155, 1109, 0, 0},
     {"cpu_phu", "time", "analytical", 106898529854, 46605196010.795, 1519, 73, 73},
     {"cpu_phu", "energy", "analytical", 139450683441, 46478685358.235, 1205, 48, 73},
-    {"gpu", "time", "analytical", 908825398, 33408676654.027, 513, 0, 0},
-    {"gpu", "energy", "analytical", 2383835133, 33408631861.320, 917, 0, 0},
-    {"h100_sxm_phu", "time", "analytical", 990108041, 44677485523.412, 513, 0, 73},
+    {"gpu", "time", "analytical", 859820659, 33449177550.707, 513, 0, 0},
+    {"gpu", "energy", "analytical", 918297378, 33408631861.320, 513, 0, 0},
+    {"h100_sxm_phu", "time", "analytical", 985217967, 44687563859.612, 513, 0, 73},
     {"h100_sxm_phu", "energy", "analytical", 162611957841, 37353670032.540, 704, 49, 73},
 };
 constexpr Golden kEvent = {"cpu_phu", "time", "event", 106926177847, 46605196010.795, 1519, 73, 73};

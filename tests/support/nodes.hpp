@@ -20,6 +20,16 @@ inline ir::Node op(const std::string& kind, std::vector<ir::Shape> inputs, ir::S
   return n;
 }
 
+// A graph input (kind `memory`) holding one tensor.
+inline ir::Node memory(const std::string& name, ir::Shape shape, ir::DType dtype = ir::DType::float16) {
+  ir::Node n;
+  n.kind = ir::OpKind::memory;
+  n.kind_name = "memory";
+  n.name = name;
+  n.outputs = {ir::TensorType{shape, dtype}};
+  return n;
+}
+
 inline ir::Node wired(const std::string& kind, std::vector<ir::Input> inputs, ir::Shape output) {
   ir::Node n;
   n.kind_name = kind;

@@ -291,10 +291,30 @@ def case_energy_categories(tmp):
     check_png(os.path.join(tmp, "energy_cats_plots", "energy_p0000.png"))
 
 
+def case_pareto(tmp):
+    points = [point("CPU/PHU", 150, 0.1069, 4.66e10, {"objective": "time"}),
+              point("CPU/PHU", 150, 0.1395, 4.648e10, {"objective": "energy"})]
+    h5 = write_results(os.path.join(tmp, "pareto.h5"), points, version=2)
+    seen, status = figures(h5, "--out", os.path.join(tmp, "pareto_none"))
+    check("pareto.png" not in seen, "no /points/<id>/pareto table: no Pareto chart")
+    with h5py.File(h5, "r+") as f:
+        dt = np.dtype([("makespan_ps", "<i8"), ("energy_pj", "<f8"), ("origin", "S24")])
+        front = np.array([(106898529854, 4.6605e10, b"sum:time"), (112590424101, 4.6484e10, b"heft:time"),
+                          (139450683441, 4.6478e10, b"sum:energy+P*time")], dtype=dt)
+        for pid in ("p0000", "p0001"):
+            f["points/%s" % pid].create_dataset("pareto", data=front)
+    seen, status = figures(h5, "--out", os.path.join(tmp, "pareto_plots"))
+    axes, _, labels = seen.get("pareto.png", (0, [], []))
+    check(status == 0 and axes == 2, "a Pareto panel per point with a front (got %d axes)" % axes)
+    check(labels == ["front (3)", "answer (time)"],
+          "the panel shows the front's size and rings the point's answer (got %s)" % labels)
+    check_png(os.path.join(tmp, "pareto_plots", "pareto.png"))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="lc_plot_synth_")
     for case in (case_failed_point, case_v2_facets, case_crossover_h5, case_crossover_json,
-                 case_errors, case_energy_categories):
+                 case_errors, case_energy_categories, case_pareto):
         print("== %s" % case.__name__)
         try:
             case(tmp)

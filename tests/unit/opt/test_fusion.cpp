@@ -16,6 +16,7 @@
 #include "sim/opt/partition.hpp"
 #include "sim/opt/placement.hpp"
 #include "sim/opt/stacked_graph.hpp"
+#include "tests/support/nodes.hpp"
 #include "tests/support/paths.hpp"
 
 using namespace lightcode;
@@ -204,14 +205,7 @@ namespace {
 // x [64, 4096] x W [4096, 4096] + r: a dense whose output only the add reads.
 ir::Graph dense_add() {
   ir::Graph g;
-  auto input = [&](const char* name, ir::Shape s) {
-    ir::Node n;
-    n.kind = ir::OpKind::memory;
-    n.kind_name = "memory";
-    n.name = name;
-    n.outputs = {ir::TensorType{s, ir::DType::float16}};
-    return g.add(std::move(n));
-  };
+  auto input = [&](const char* name, ir::Shape s) { return g.add(test::memory(name, s)); };
   const ir::NodeId x = input("x", ir::Shape{64, 4096});
   const ir::NodeId w = input("w", ir::Shape{4096, 4096});
   const ir::NodeId r = input("r", ir::Shape{64, 4096});

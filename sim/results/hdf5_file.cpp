@@ -76,6 +76,7 @@ const Fields<PointSummary>& summary_fields() {
       {"lower_bound", &S::lower_bound, 4},
       {"gap", &S::gap, 4},
       {"placement_evaluations", &S::placement_evaluations, 4},
+      {"split", &S::split, 4},
       {"subgraphs", &S::subgraphs},
       {"subgraphs_solved", &S::subgraphs_solved},
       {"subgraphs_reused", &S::subgraphs_reused},

@@ -84,6 +84,9 @@ struct PointSummary {
   double lower_bound = 0.0;
   double gap = 0.0;
   int64_t placement_evaluations = 0;
+  // A product the joint search split across two units (sim/joint/split_search.hpp): "<name>:
+  // rows 0..k on <unit>, k+1..M-1 on <unit>"; "" when none.
+  std::string split;
   int64_t subgraphs = 0;
   int64_t subgraphs_solved = 0;
   int64_t subgraphs_reused = 0;

@@ -7,7 +7,7 @@
 #include "sim/core/quantity.hpp"
 #include "sim/core/error.hpp"
 #include "sim/ir/precision.hpp"
-#include "sim/joint/joint_placement.hpp"
+#include "sim/joint/split_search.hpp"
 #include "sim/results/trace.hpp"
 #include "sim/opt/partition.hpp"
 #include "sim/opt/placement.hpp"
@@ -176,21 +176,22 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   if (point.stage == "generate") return run_generation(point, options);
   const hw::Profile& profile = hw::profile_named(point.profile);
   const opt::Objective objective = opt::objective_named(point.objective).id;
-  const PointInputs inputs = point_inputs(point);
+  PointInputs inputs = point_inputs(point);
   const hw::System& system = inputs.system;
-  const ir::Graph& graph = inputs.graph;
-
-  const opt::StackedGraph stacks(graph, system);
-  const opt::Partition part = opt::partition_for(stacks);
   const sched::SchedulingPolicy& policy =
       sched::default_policies().at(point.scheduler.empty() ? profile.default_scheduler() : point.scheduler);
   PointRun run;
   results::PointSummary& sum = run.result.summary;
+  // The graph placed (a split copy when the joint search splits a product), its stacks and
+  // partition.
+  joint::Answer answer;
+  answer.graph = std::make_unique<const ir::Graph>(std::move(inputs.graph));
   opt::Placement placement;
   if (profile.places_with_schedule()) {
     joint::JointOptions search;
     search.evaluations = static_cast<int>(point.placement_evaluations);
-    joint::JointResult j = joint::place_jointly(stacks, part, objective, policy, search);
+    answer = joint::place_with_splits(std::move(answer.graph), system, objective, policy, search);
+    joint::JointResult& j = answer.result;
     placement = std::move(j.placement);
     run.tasks = std::move(j.tasks);
     run.schedule = std::move(j.schedule);
@@ -201,11 +202,22 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
     if (point.pareto) {
       for (const joint::ParetoPoint& f : j.front) run.result.pareto.push_back({f.makespan, f.energy_pj, f.origin});
     }
+    if (answer.split) {
+      const opt::SplitPlan& plan = answer.split->plan;
+      sum.split = answer.split->product + ": rows 0.." + std::to_string(plan.rows_a - 1) + " on " +
+                  system.unit(plan.unit_a).name + ", " + std::to_string(plan.rows_a) + ".." +
+                  std::to_string(plan.rows - 1) + " on " + system.unit(plan.unit_b).name;
+    }
   } else {
-    placement = opt::place(stacks, part, objective);
-    run.tasks = opt::expand(stacks, part, placement);
+    answer.stacks = std::make_unique<const opt::StackedGraph>(*answer.graph, system);
+    answer.part = opt::partition_for(*answer.stacks);
+    placement = opt::place(*answer.stacks, answer.part, objective);
+    run.tasks = opt::expand(*answer.stacks, answer.part, placement);
     run.schedule = sched::schedule(run.tasks, sched::unit_instances(system), policy);
   }
+  const ir::Graph& graph = *answer.graph;
+  const opt::StackedGraph& stacks = *answer.stacks;
+  const opt::Partition& part = answer.part;
 
   sum.id = point.id;
   sum.parameters = point.parameters;

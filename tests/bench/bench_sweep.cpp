@@ -1,6 +1,8 @@
 // Sweep budget (issue: studies): a 1,000-point GPT-2 prefill sweep at analytical fidelity
 // finishes in under 60 s with -j 2 on the 2-core machine: one worker process per point,
-// each writing its result as it finishes, the results file assembled at the end.
+// each writing its result as it finishes, the results file assembled at the end. The same
+// sweep in the default profile, every point placed by the joint search (sim/joint), in under
+// 120 s (issue 15).
 // Points per second in docs/PERFORMANCE.md.
 #include <benchmark/benchmark.h>
 
@@ -15,11 +17,11 @@ using namespace lightcode;
 
 namespace {
 
-void sweep_1000(benchmark::State& state) {
-  const std::string dir = std::string(LIGHTCODE_BENCH_CONFIGS) + "/systems/lightcode/";
+void sweep_1000(benchmark::State& state, const char* profile, const char* systems) {
+  const std::string dir = std::string(LIGHTCODE_BENCH_CONFIGS) + "/systems/" + systems;
   const std::string scenario = "/tmp/lightcode_bench_sweep_" + std::to_string(::getpid()) + ".yaml";
   // 2 systems x 2 objectives x 250 lengths = 1000 GPT-2 prefill points.
-  std::ofstream(scenario) << "model: gpt2\nstage: prefill\nprofile: lightcode\nfidelity: analytical\nsweep:\n"
+  std::ofstream(scenario) << "model: gpt2\nstage: prefill\nprofile: " << profile << "\nfidelity: analytical\nsweep:\n"
                           << "  system: [" << dir
                           << "cpu_phu.yaml, " << dir << "gpu_phu.yaml]\n  objective: [time, energy]\n"
                           << "  sequence_length: {start: 8, stop: 2000, step: 8}\n";
@@ -42,6 +44,9 @@ void sweep_1000(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(sweep_1000)->Arg(2)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
+BENCHMARK_CAPTURE(sweep_1000, lightcode, "lightcode", "lightcode/")
+    ->Arg(2)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
+BENCHMARK_CAPTURE(sweep_1000, default_joint, "default", "")
+    ->Arg(2)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
 
 BENCHMARK_MAIN();

@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <memory>
 #include <limits>
 #include <random>
 #include <string>
@@ -11,11 +13,14 @@
 
 #include "hw_models/system.hpp"
 #include "sim/joint/joint_placement.hpp"
+#include "sim/joint/split_search.hpp"
+#include "sim/sweep/run_point.hpp"
 #include "sim/opt/expand.hpp"
 #include "sim/sched/analytical.hpp"
 #include "sim/sched/reported_cost.hpp"
 #include "tests/support/nodes.hpp"
 #include "tests/support/paths.hpp"
+#include "tests/support/point.hpp"
 
 using namespace lightcode;
 
@@ -151,4 +156,51 @@ TEST_CASE(
   CHECK(with_groups > 30);  // fused groups (GPU epilogues) are part of the problems
   MESSAGE(dags << " DAGs (" << attempts << " drawn), " << total << " placements, " << with_groups
                << " with fused groups");
+}
+
+TEST_CASE("splitting an articulation product between the PHU and the GPU lowers the makespan at the balanced ratio") {
+  // One large product alone (H100 + DOTA-B): the GPU runs it fastest, but the PHU beside it
+  // can take some of its rows at the same time.
+  const hw::System system = load_system("gpu_dota_b.yaml");
+  auto graph = std::make_unique<ir::Graph>();
+  const ir::NodeId x = graph->add(test::memory("x", ir::Shape{32768, 16384}));
+  const ir::NodeId w = graph->add(test::memory("w", ir::Shape{16384, 16384}));
+  ir::Node d;
+  d.kind = ir::OpKind::dense;
+  d.kind_name = "dense";
+  d.name = "big";
+  d.inputs = {{x, 0}, {w, 0}};
+  d.outputs = {ir::TensorType{ir::Shape{32768, 16384}, ir::DType::float16}};
+  graph->add_head({graph->add(std::move(d)), 0});
+  graph->validate();
+  const sched::SchedulingPolicy& list = sched::default_policies().at("list");
+  const opt::StackedGraph plain(*graph, system);
+  const opt::Partition plain_part = opt::partition_for(plain);
+  const joint::JointResult unsplit = joint::place_jointly(plain, plain_part, opt::Objective::time, list);
+
+  const joint::Answer a = joint::place_with_splits(std::move(graph), system, opt::Objective::time, list);
+  REQUIRE(a.split.has_value());
+  CHECK(a.split->product == "big");
+  CHECK(a.result.cost.makespan < unsplit.cost.makespan);
+  const opt::SplitPlan& plan = a.split->plan;
+  CHECK(system.model(plan.unit_a).capabilities().photonic);
+  CHECK(system.unit(plan.unit_b).name == "gpu");
+  // The closed-form balance of the two linear finish times, and the refined row count near it.
+  const double closed = (plan.fixed_b + plan.slope_b * static_cast<double>(plan.rows) - plan.fixed_a) /
+                        (plan.slope_a + plan.slope_b);
+  CHECK(plan.closed_form_rows_a == doctest::Approx(closed));
+  CHECK(std::abs(static_cast<double>(plan.rows_a) - closed) < 0.05 * closed);
+  // The halves run where they were pinned, at the same time.
+  const opt::SplitIds ids = opt::split_ids(2);
+  const opt::Candidate& half_a = a.stacks->candidate(ids.rows_a, a.result.placement.choice[static_cast<size_t>(ids.rows_a)]);
+  const opt::Candidate& half_b = a.stacks->candidate(ids.rows_b, a.result.placement.choice[static_cast<size_t>(ids.rows_b)]);
+  CHECK(half_a.unit == plan.unit_a);
+  CHECK(half_b.unit == plan.unit_b);
+  MESSAGE("unsplit " << unsplit.cost.makespan.seconds() * 1e3 << " ms, split " << a.result.cost.makespan.seconds() * 1e3
+                     << " ms: " << plan.rows_a << " of " << plan.rows << " rows on the PHU (closed form " << closed << ")");
+}
+
+TEST_CASE("a graph of many layers has no articulation product worth splitting: no split is tried") {
+  const results::PointSummary s = sweep::run_point(test::analytical_point("gpt2", 150, "gpu_dota_b.yaml")).result.summary;
+  CHECK(s.split.empty());
 }

@@ -19,6 +19,7 @@
 #include "sim/sweep/run_point.hpp"
 #include "sim/sweep/scenario.hpp"
 #include "tests/support/paths.hpp"
+#include "tests/support/point.hpp"
 
 using namespace lightcode;
 
@@ -99,11 +100,7 @@ TEST_CASE(
                         << "/configs/hardware/h100_sxm.yaml, static_power: 300 W}\n";
     return path;
   };
-  sweep::PointSpec p;
-  p.id = "p0";
-  p.model = "llama-3-8b";
-  p.sequence_length = 2048;
-  p.fidelity = "analytical";
+  sweep::PointSpec p = test::analytical_point("llama-3-8b", 2048, "h100_sxm_phu.yaml");
   p.system = with_300_w("h100_sxm_phu");
   p.objective = "time";
   const results::PointSummary by_time = sweep::run_point(p).result.summary;
@@ -125,12 +122,7 @@ TEST_CASE(
 TEST_CASE(
     "Pareto front of GPT-2 on CPU/PHU: at least 3 non-dominated placements holding the time and "
     "energy optima") {
-  sweep::PointSpec p;
-  p.id = "p0";
-  p.model = "gpt2";
-  p.sequence_length = 150;
-  p.system = test::source_dir() + "/configs/systems/cpu_phu.yaml";
-  p.fidelity = "analytical";
+  sweep::PointSpec p = test::analytical_point("gpt2", 150, "cpu_phu.yaml");
   p.pareto = true;
   p.objective = "time";
   const results::PointResult by_time = sweep::run_point(p).result;

@@ -20,6 +20,7 @@
 #include "sim/sweep/sweep_runner.hpp"
 #include "sim/sweep/validate.hpp"
 #include "tests/support/paths.hpp"
+#include "tests/support/point.hpp"
 #include "tests/support/scenario_text.hpp"
 #include "tests/support/python.hpp"
 #include "tests/support/run.hpp"
@@ -281,13 +282,8 @@ TEST_CASE("default-profile PHU scaling: llama-2-7b keeps speeding up to 64 cores
 }
 
 TEST_CASE("precision: a product needing more bits than DOTA-B's 4 is no photonic candidate, and the summary counts it") {
-  sweep::PointSpec p;
-  p.id = "p0";
-  p.model = "gpt2";
-  p.sequence_length = 32;
-  p.system = test::source_dir() + "/configs/systems/gpu_dota_b.yaml";
+  sweep::PointSpec p = test::analytical_point("gpt2", 32, "gpu_dota_b.yaml");
   p.objective = "energy";
-  p.fidelity = "analytical";
   const results::PointSummary free = sweep::run_point(p).result.summary;
   REQUIRE(free.photonic_possible > 0);
   CHECK(free.photonic_refused_precision == 0);

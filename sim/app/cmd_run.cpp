@@ -144,9 +144,12 @@ void register_run(CLI::App& app, CommandAction& action) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* cmd = app.add_subcommand(
       "run",
-      "Run a scenario: place every op of the model on the system's hardware (exact selection per\n"
-      "subgraph), expand photonic products, schedule, and report: the seed table's columns on\n"
-      "the console and an HDF5 results file (default results/<scenario name>.h5).\n\n"
+      "Run a scenario: place every op of the model on the system's hardware, expand photonic\n"
+      "products, schedule, and report: the seed table's columns on the console and an HDF5\n"
+      "results file (default results/<scenario name>.h5). The default profile decides the\n"
+      "placement with the schedule (every placement tried is scheduled and charged as the report\n"
+      "charges it; --details prints the lower bound and the gap); the lightcode profile keeps the\n"
+      "original's exact sum selection per subgraph.\n\n"
       "  lightcode run scenarios/seed_table.yaml\n"
       "  lightcode run scenarios/seed_table.yaml --model ../shared/graphs/tvm/gpt2_prefill_seq5_graph.json\n"
       "  lightcode run scenarios/seed_table.yaml --listing results/seed.lst --details");

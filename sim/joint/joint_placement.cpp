@@ -216,12 +216,15 @@ JointResult place_jointly(const opt::StackedGraph& stacks, const opt::Partition&
                           const JointOptions& options) {
   Search search(stacks, part, policy, options);
   JointResult r;
+  int32_t seed_solved = 0, seed_reused = 0;
   if (placements(stacks, kExhaustiveLimit) >= 0) {
     enumerate_all(stacks, search);
     r.exact = true;
   } else {
     const double static_w = static_watts(stacks.system());
     const opt::Placement by_time = opt::place(stacks, part, opt::Objective::time);
+    seed_solved = by_time.solved;
+    seed_reused = by_time.reused;
     search.offer(by_time.choice, "sum:time");
     // Powers around the time seed's average: its dynamic energy over its makespan.
     const sched::ReportedCost base = search.archive().front().cost;
@@ -254,7 +257,8 @@ JointResult place_jointly(const opt::StackedGraph& stacks, const opt::Partition&
       best = &e;
   }
   r.placement.choice = best->choice;
-  r.placement.solved = 1;
+  r.placement.solved = seed_solved;  // the time seed's subgraph solves (0 when exhaustive)
+  r.placement.reused = seed_reused;
   Search::Timed timed = search.time(best->choice);
   r.tasks = std::move(timed.tasks);
   r.schedule = std::move(timed.schedule);

@@ -9,11 +9,12 @@ namespace lightcode::opt {
 const std::vector<ObjectiveInfo>& objectives() {
   static const std::vector<ObjectiveInfo> table{
       {Objective::time, "time", "s",
-       "placement minimises the sum of op and transfer times per subgraph; a point scores its makespan"},
+       "the schedule's makespan (lightcode profile: the sum of op and transfer times per subgraph)"},
       {Objective::energy, "energy", "pJ",
-       "placement minimises the sum of op and transfer energies; a point scores its total energy"},
+       "the report's total energy, static power x makespan included (lightcode profile: the sum of op "
+       "and transfer energies per subgraph)"},
       {Objective::edp, "edp", "s*pJ",
-       "placement minimises the product of those two sums; a point scores makespan x total energy"},
+       "makespan x total energy (lightcode profile: the product of the two sums per subgraph)"},
   };
   return table;
 }

@@ -3,8 +3,10 @@
 // it. One table serves the selector, run, sweep, crossover, dispatch tables and the CLI
 // (`lightcode list objectives`); a name outside it is an error listing the names.
 //   time    the makespan (ps; reported in s)
-//   energy  the total energy (pJ)
+//   energy  the total energy (pJ), static power x makespan included
 //   edp     their product (ps x pJ; reported in s x pJ)
+// The default profile's placement minimises exactly these, as reported (sim/joint); the
+// lightcode profile's selector minimises the original's per-subgraph sums (opt::place).
 #include <string>
 #include <string_view>
 #include <vector>

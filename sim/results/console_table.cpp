@@ -262,7 +262,8 @@ std::string format_point_details(const PointResult& point) {
   if (s.photonic_refused_precision != 0) out << "  " << refusal_note(s);
   if (s.placement_evaluations != 0) {
     out << "  placement: " << s.placement_evaluations << " placements scheduled; " << s.objective
-        << " lower bound " << s.lower_bound << ", gap " << fixed(100.0 * s.gap, 2) << " %\n";
+        << " at most " << fixed(100.0 * s.gap, 2) << " % above its lower bound " << s.lower_bound
+        << " (s, pJ or s*pJ)\n";
   }
   if (!s.split.empty()) out << "  split " << s.split << "\n";
   out << "  subgraphs " << s.subgraphs << ": " << s.subgraphs_solved << " solved, "

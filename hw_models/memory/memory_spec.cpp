@@ -20,8 +20,9 @@ const ParamTable& memory_params() {
           Param::choice("level", {"hbm", "sram", "buffer"}).required().doc("which memory this is"),
           Param::quantity("capacity", Dimension::data)
               .fallback("0 B")
-              .doc("SRAM: the bound on tensors resident at once, checked by the event engine (0: "
-                   "unlimited)"),
+              .doc("SRAM: the bound on tensors resident at once, checked by the event engine; HBM: "
+                   "the device memory, which must hold the graph's inputs (weights, tokens, KV "
+                   "cache), checked before placement (0: unlimited)"),
           Param::quantity("clock", Dimension::frequency)
               .positive()
               .fallback("6 GHz")
@@ -54,6 +55,7 @@ MemorySpec parse_memory_spec(const Params& p) {
             : level == "sram" ? MemoryLevel::sram
                               : MemoryLevel::buffer;
   if (s.level == MemoryLevel::hbm) {
+    s.capacity_bytes = p.quantity("capacity");  // the resident inputs' bound (resident_inputs.hpp)
     s.read_energy_j = p.quantity("read_energy");
     s.preload_energy_j = p.quantity("preload_energy");
   } else if (s.level == MemoryLevel::sram) {

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "frontend/load_model.hpp"
+#include "hw_models/resident_inputs.hpp"
 #include "hw_models/system.hpp"
 #include "sim/core/quantity.hpp"
 #include "sim/core/error.hpp"
@@ -178,6 +179,7 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
   const opt::Objective objective = opt::objective_named(point.objective).id;
   PointInputs inputs = point_inputs(point);
   const hw::System& system = inputs.system;
+  hw::check_resident_inputs(inputs.graph, system, point.model);
   const sched::SchedulingPolicy& policy =
       sched::default_policies().at(point.scheduler.empty() ? profile.default_scheduler() : point.scheduler);
   PointRun run;

@@ -330,3 +330,21 @@ TEST_CASE("scenarios/photonic_precision.yaml: DOTA-B 8-bit at 4 bits is charged 
   // ... and at 8 bits more.
   CHECK(r[3].energy_pj > r[2].energy_pj);
 }
+
+TEST_CASE("a model whose weights do not fit the device's memory is an error naming the bytes needed and held") {
+  // llama-2-70b in float16: 138 GB of parameters (with its rotary tables for 128 tokens), on one
+  // H100 with 80 GB of HBM3.
+  sweep::PointSpec p = test::analytical_point("llama-2-70b", 128, "h100_sxm.yaml");
+  try {
+    sweep::run_point(p);
+    FAIL("llama-2-70b ran on one 80 GB H100");
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    INFO(msg);
+    CHECK(msg.find("llama-2-70b does not fit system 'H100-SXM': its parameters take 137953986140 B (138 GB)") !=
+          std::string::npos);
+    CHECK(msg.find("but 'hbm' holds 80000000000 B (80 GB)") != std::string::npos);
+  }
+  p.model = "llama-2-13b";  // 26 GB: fits
+  CHECK(sweep::run_point(p).result.summary.status == "ok");
+}

@@ -1,0 +1,243 @@
+#include "sim/serve/requests.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "sim/core/error.hpp"
+#include "sim/core/input_file.hpp"
+#include "sim/core/limits.hpp"
+#include "sim/core/named_registry.hpp"
+
+namespace lightcode::serve {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+uint64_t splitmix64(uint64_t& x) {
+  uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+uint64_t rotl(uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
+
+// Gamma(shape, 1) by Marsaglia and Tsang (2000); shape < 1 through the boost u^(1/shape).
+double gamma_unit(Rng& rng, double shape) {
+  if (shape < 1.0) return gamma_unit(rng, shape + 1.0) * std::pow(rng.uniform(), 1.0 / shape);
+  const double d = shape - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
+  for (;;) {
+    double x = 0.0, v = 0.0;
+    do {
+      x = rng.normal();
+      v = 1.0 + c * x;
+    } while (v <= 0.0);
+    v = v * v * v;
+    const double u = rng.uniform();
+    if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v;
+  }
+}
+
+double poisson_gap(Rng& rng, const GeneratorSpec& s) {
+  return -std::log(rng.uniform()) / s.rate_per_s;
+}
+
+// Gamma gaps with mean 1 / rate and coefficient of variation cv: shape 1 / cv^2.
+double gamma_gap(Rng& rng, const GeneratorSpec& s) {
+  const double shape = 1.0 / (s.cv * s.cv);
+  return gamma_unit(rng, shape) / (shape * s.rate_per_s);
+}
+
+int64_t fixed_length(Rng&, const LengthSpec& l) {
+  return l.value;
+}
+
+int64_t uniform_length(Rng& rng, const LengthSpec& l) {
+  const auto span = static_cast<uint64_t>(l.max - l.min + 1);
+  return l.min + static_cast<int64_t>(rng.next() % span);  // span << 2^64: the bias is negligible
+}
+
+int64_t lognormal_length(Rng& rng, const LengthSpec& l) {
+  const double v = l.median * std::exp(l.sigma * rng.normal());
+  return std::clamp(static_cast<int64_t>(std::llround(std::min(v, 1e15))), l.min, l.max);
+}
+
+void check_length(const LengthSpec& l, const char* what) {
+  const int64_t most = limits::kSequenceLength.value;
+  auto fail = [&](const std::string& m) { throw Error(std::string(what) + " lengths: " + m); };
+  const LengthDistribution& d =
+      named_in(length_distributions(), l.distribution, "length distribution");
+  if (d.draw == fixed_length && (l.value < 1 || l.value > most))
+    fail("value must be 1.." + std::to_string(most));
+  if (d.draw != fixed_length && (l.min < 1 || l.max < l.min || l.max > most)) {
+    fail("need 1 <= min <= max <= " + std::to_string(most) + ", got " + std::to_string(l.min) +
+         ".." + std::to_string(l.max));
+  }
+  if (d.draw == lognormal_length &&
+      (!(l.median > 0.0) || !(l.sigma >= 0.0) || !std::isfinite(l.median + l.sigma))) {
+    fail("lognormal needs median > 0 and sigma >= 0");
+  }
+}
+
+std::string trim(std::string s) {
+  const size_t a = s.find_first_not_of(" \t\r");
+  const size_t b = s.find_last_not_of(" \t\r");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+std::vector<std::string> cells(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream ss(line);
+  std::string cell;
+  while (std::getline(ss, cell, ',')) out.push_back(trim(cell));
+  if (!line.empty() && line.back() == ',') out.emplace_back();
+  return out;
+}
+
+}  // namespace
+
+Rng::Rng(uint64_t seed) {
+  for (uint64_t& x : s_) x = splitmix64(seed);
+}
+
+uint64_t Rng::next() {
+  const uint64_t result = rotl(s_[1] * 5, 7) * 9;
+  const uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = rotl(s_[3], 45);
+  return result;
+}
+
+double Rng::uniform() {
+  return (static_cast<double>(next() >> 11) + 0.5) * 0x1.0p-53;
+}
+
+double Rng::normal() {
+  return std::sqrt(-2.0 * std::log(uniform())) * std::cos(2.0 * kPi * uniform());
+}
+
+const std::vector<ArrivalProcess>& arrival_processes() {
+  static const std::vector<ArrivalProcess> table{
+      {"poisson", "exponential gaps at `rate` per second", poisson_gap},
+      {"gamma",
+       "gamma gaps at `rate` per second with coefficient of variation `cv` (1: Poisson; > 1 "
+       "burstier)",
+       gamma_gap},
+  };
+  return table;
+}
+
+const std::vector<LengthDistribution>& length_distributions() {
+  static const std::vector<LengthDistribution> table{
+      {"fixed", "every request `value` tokens", fixed_length},
+      {"uniform", "uniform on min..max", uniform_length},
+      {"lognormal", "median x exp(sigma x N(0,1)), rounded and clipped to min..max",
+       lognormal_length},
+  };
+  return table;
+}
+
+std::vector<Request> generate_requests(const GeneratorSpec& spec) {
+  const ArrivalProcess& arrival = named_in(arrival_processes(), spec.arrival, "arrival process");
+  if (!(spec.rate_per_s > 0.0) || !std::isfinite(spec.rate_per_s))
+    throw Error("arrival rate must be > 0 per second");
+  if (!(spec.cv > 0.0) || !std::isfinite(spec.cv)) throw Error("arrival cv must be > 0");
+  if (spec.count < 1 || spec.count > limits::kPoints.value * 100) {
+    throw Error("request count must be 1.." + std::to_string(limits::kPoints.value * 100));
+  }
+  check_length(spec.prompt, "prompt");
+  check_length(spec.output, "output");
+  const LengthDistribution& prompt =
+      named_in(length_distributions(), spec.prompt.distribution, "length distribution");
+  const LengthDistribution& output =
+      named_in(length_distributions(), spec.output.distribution, "length distribution");
+  Rng rng(spec.seed);
+  std::vector<Request> out;
+  out.reserve(static_cast<size_t>(spec.count));
+  double t = 0.0;
+  for (int64_t i = 0; i < spec.count; ++i) {
+    t += arrival.gap_s(rng, spec);
+    Request r;
+    r.id = i;
+    r.arrival = Time::from_seconds(t);
+    r.prompt_tokens = prompt.draw(rng, spec.prompt);
+    r.output_tokens = output.draw(rng, spec.output);
+    out.push_back(r);
+  }
+  return out;
+}
+
+std::vector<Request> parse_request_trace(std::string_view text, const std::string& file) {
+  std::istringstream in{std::string(text)};
+  std::string line;
+  int number = 0;
+  int column[3] = {-1, -1, -1};  // arrival_s, prompt_tokens, output_tokens
+  const char* names[3] = {"arrival_s", "prompt_tokens", "output_tokens"};
+  bool header = false;
+  std::vector<Request> out;
+  auto fail = [&](const std::string& m) { throw Error(SourcePlace{file, number, 0, ""}, m); };
+  while (std::getline(in, line)) {
+    ++number;
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    const std::vector<std::string> c = cells(t);
+    if (!header) {
+      for (size_t k = 0; k < c.size(); ++k) {
+        const auto* it = std::find_if(std::begin(names), std::end(names),
+                                      [&](const char* n) { return c[k] == n; });
+        if (it == std::end(names))
+          fail("unknown column '" + c[k] + "' (expected arrival_s, prompt_tokens, output_tokens)");
+        int& slot = column[it - std::begin(names)];
+        if (slot >= 0) fail("column '" + c[k] + "' appears twice");
+        slot = static_cast<int>(k);
+      }
+      for (int k = 0; k < 3; ++k) {
+        if (column[k] < 0) fail(std::string("missing column '") + names[k] + "'");
+      }
+      header = true;
+      continue;
+    }
+    if (c.size() != 3)
+      fail("expected 3 cells (arrival_s, prompt_tokens, output_tokens), got " +
+           std::to_string(c.size()));
+    const std::string& a = c[static_cast<size_t>(column[0])];
+    char* end = nullptr;
+    const double arrival = std::strtod(a.c_str(), &end);
+    if (a.empty() || *end != '\0' || !std::isfinite(arrival) || arrival < 0.0 || arrival > 1e9) {
+      fail("arrival_s: expected seconds >= 0, got '" + a + "'");
+    }
+    Request r;
+    r.id = static_cast<int64_t>(out.size());
+    r.arrival = Time::from_seconds(arrival);
+    if (!out.empty() && r.arrival < out.back().arrival) {
+      fail("arrival_s " + a + " is before the previous request's: rows must be in arrival order");
+    }
+    for (int k = 1; k < 3; ++k) {
+      const std::string& v = c[static_cast<size_t>(column[k])];
+      const long long n = std::strtoll(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || n < 1 || n > limits::kSequenceLength.value) {
+        fail(std::string(names[k]) + ": expected an integer 1.." +
+             std::to_string(limits::kSequenceLength.value) + ", got '" + v + "'");
+      }
+      (k == 1 ? r.prompt_tokens : r.output_tokens) = n;
+    }
+    out.push_back(r);
+  }
+  if (!header)
+    throw Error(SourcePlace{file, 0, 0, ""},
+                "no header row (arrival_s, prompt_tokens, output_tokens)");
+  return out;
+}
+
+std::vector<Request> load_request_trace(const std::string& path) {
+  return parse_request_trace(read_input_file(path, "request trace", limits::kCsvFileBytes), path);
+}
+
+}  // namespace lightcode::serve

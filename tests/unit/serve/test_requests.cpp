@@ -1,0 +1,161 @@
+// Requests for serving: traces from CSV with errors at file:line, and generated arrivals and
+// lengths, reproducible from a seed and with the moments their parameters say.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "sim/core/error.hpp"
+#include "sim/serve/requests.hpp"
+
+using namespace lightcode;
+using serve::Request;
+
+namespace {
+
+std::string error_of(const std::string& text) {
+  try {
+    serve::parse_request_trace(text, "trace.csv");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+struct Moments {
+  double mean = 0.0, cv = 0.0;
+};
+
+Moments gap_moments(const std::vector<Request>& r) {
+  std::vector<double> gaps;
+  double previous = 0.0;
+  for (const Request& q : r) {
+    gaps.push_back(q.arrival.seconds() - previous);
+    previous = q.arrival.seconds();
+  }
+  Moments m;
+  for (double g : gaps) m.mean += g;
+  m.mean /= static_cast<double>(gaps.size());
+  double var = 0.0;
+  for (double g : gaps) var += (g - m.mean) * (g - m.mean);
+  m.cv = std::sqrt(var / static_cast<double>(gaps.size())) / m.mean;
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("a request trace: columns in any order, comments skipped, one request per row") {
+  const std::vector<Request> r = serve::parse_request_trace(
+      "# a trace\nprompt_tokens, output_tokens, arrival_s\n512, 64, 0\n\n128, 1, 0.25\n2048, 200, "
+      "0.25\n",
+      "t.csv");
+  REQUIRE(r.size() == 3);
+  CHECK(r[0].prompt_tokens == 512);
+  CHECK(r[0].output_tokens == 64);
+  CHECK(r[1].arrival == Time::from_seconds(0.25));
+  CHECK(r[2].id == 2);
+}
+
+TEST_CASE("a malformed trace row is an error at its file and line naming the column") {
+  const std::string head = "arrival_s,prompt_tokens,output_tokens\n";
+  CHECK(error_of(head + "0,12,3\n0.5,abc,3\n").find("trace.csv:3") != std::string::npos);
+  CHECK(error_of(head + "0,12,3\n0.5,abc,3\n")
+            .find("prompt_tokens: expected an integer 1..16777216, got 'abc'") !=
+        std::string::npos);
+  CHECK(error_of(head + "0,12,0\n").find("output_tokens: expected an integer") !=
+        std::string::npos);
+  CHECK(error_of(head + "-1,12,3\n").find("arrival_s: expected seconds >= 0, got '-1'") !=
+        std::string::npos);
+  CHECK(error_of(head + "1,12,3\n0.5,12,3\n").find("trace.csv:3") != std::string::npos);
+  CHECK(error_of(head + "1,12,3\n0.5,12,3\n").find("before the previous request's") !=
+        std::string::npos);
+  CHECK(error_of(head + "1,12\n").find("expected 3 cells") != std::string::npos);
+  CHECK(error_of("arrival_s,prompt,output_tokens\n").find("unknown column 'prompt'") !=
+        std::string::npos);
+  CHECK(error_of("arrival_s,output_tokens\n").find("missing column 'prompt_tokens'") !=
+        std::string::npos);
+  CHECK(error_of("# nothing\n").find("no header row") != std::string::npos);
+}
+
+TEST_CASE("generated requests: the same seed gives the same requests, another seed others") {
+  serve::GeneratorSpec s;
+  s.rate_per_s = 20.0;
+  s.count = 1000;
+  s.prompt = {"lognormal", 0, 16, 4096, 512.0, 1.0};
+  s.output = {"uniform", 0, 1, 256, 0.0, 0.0};
+  s.seed = 7;
+  const std::vector<Request> a = serve::generate_requests(s), b = serve::generate_requests(s);
+  REQUIRE(a.size() == 1000);
+  bool same = true;
+  for (size_t i = 0; i < a.size(); ++i) {
+    same = same && a[i].arrival == b[i].arrival && a[i].prompt_tokens == b[i].prompt_tokens &&
+           a[i].output_tokens == b[i].output_tokens;
+  }
+  CHECK(same);
+  s.seed = 8;
+  CHECK(serve::generate_requests(s)[0].arrival != a[0].arrival);
+}
+
+TEST_CASE(
+    "Poisson and gamma arrivals have the mean gap 1 over rate and their coefficient of variation") {
+  serve::GeneratorSpec s;
+  s.rate_per_s = 50.0;
+  s.count = 100000;
+  s.seed = 1;
+  const Moments poisson = gap_moments(serve::generate_requests(s));
+  CHECK(poisson.mean == doctest::Approx(0.02).epsilon(0.01));
+  CHECK(poisson.cv == doctest::Approx(1.0).epsilon(0.02));
+  s.arrival = "gamma";
+  s.cv = 2.0;
+  const Moments bursty = gap_moments(serve::generate_requests(s));
+  CHECK(bursty.mean == doctest::Approx(0.02).epsilon(0.02));
+  CHECK(bursty.cv == doctest::Approx(2.0).epsilon(0.03));
+  s.cv = 0.5;
+  CHECK(gap_moments(serve::generate_requests(s)).cv == doctest::Approx(0.5).epsilon(0.03));
+}
+
+TEST_CASE(
+    "length distributions: fixed, uniform within its range, lognormal around its median and "
+    "clipped") {
+  serve::GeneratorSpec s;
+  s.count = 20001;
+  s.prompt = {"lognormal", 0, 8, 4096, 300.0, 0.8};
+  s.output = {"uniform", 0, 10, 30, 0.0, 0.0};
+  const std::vector<Request> r = serve::generate_requests(s);
+  std::vector<int64_t> prompts;
+  double output_mean = 0.0;
+  for (const Request& q : r) {
+    prompts.push_back(q.prompt_tokens);
+    CHECK((q.prompt_tokens >= 8 && q.prompt_tokens <= 4096));
+    CHECK((q.output_tokens >= 10 && q.output_tokens <= 30));
+    output_mean += static_cast<double>(q.output_tokens);
+  }
+  std::nth_element(prompts.begin(), prompts.begin() + 10000, prompts.end());
+  CHECK(static_cast<double>(prompts[10000]) == doctest::Approx(300.0).epsilon(0.03));
+  CHECK(output_mean / static_cast<double>(r.size()) == doctest::Approx(20.0).epsilon(0.01));
+  s.prompt = {"fixed", 777, 1, 1, 0.0, 0.0};
+  CHECK(serve::generate_requests(s)[5].prompt_tokens == 777);
+}
+
+TEST_CASE("unknown processes and distributions and bad parameters are clear errors") {
+  serve::GeneratorSpec s;
+  s.arrival = "uniform";
+  try {
+    serve::generate_requests(s);
+    FAIL("an unknown arrival process was accepted");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("poisson") != std::string::npos);
+    CHECK(std::string(e.what()).find("gamma") != std::string::npos);
+  }
+  s.arrival = "poisson";
+  s.rate_per_s = 0.0;
+  CHECK_THROWS_AS(serve::generate_requests(s), Error);
+  s.rate_per_s = 1.0;
+  s.prompt = {"uniform", 0, 10, 5, 0.0, 0.0};
+  CHECK_THROWS_WITH_AS(serve::generate_requests(s),
+                       doctest::Contains("prompt lengths: need 1 <= min <= max"), Error);
+  s.prompt = {"zipf", 0, 1, 1, 0.0, 0.0};
+  CHECK_THROWS_WITH_AS(serve::generate_requests(s), doctest::Contains("lognormal"), Error);
+}

@@ -15,51 +15,52 @@ namespace lightcode::frontend::detail {
 using ir::DType;
 using ir::Shape;
 
-void build_llama(GraphEmitter& e, const ModelConfig& c, const Step& step) {
-  const int64_t t = step.tokens;
-  const int64_t keys = step.keys();
+void build_llama(GraphEmitter& e, const ModelConfig& c, const Iteration& it) {
+  const int64_t t = it.tokens();
   const int64_t hidden = c.hidden_size;
   const int64_t heads = c.num_attention_heads;
   const int64_t kv_heads = c.num_key_value_heads;
   const int64_t rep = heads / kv_heads;
   const int64_t hd = c.head_dim();
   const int64_t inner = c.intermediate_size;
-  const DType f = e.float_type();
   const auto layers = static_cast<int>(c.num_hidden_layers);
+  const size_t n_seq = it.sequences.size();
 
   const Value ids = e.input("input_ids", Shape{1, t}, DType::int64);
-  const Value attention_mask = e.input("attention_mask", Shape{1, keys}, DType::int64);
-  std::vector<Value> past_k, past_v;
-  if (step.past > 0) {
-    for (int i = 0; i < layers; ++i) {
-      past_k.push_back(
-          e.input("past_k_" + std::to_string(i), Shape{1, kv_heads, step.past, hd}, f));
-      past_v.push_back(
-          e.input("past_v_" + std::to_string(i), Shape{1, kv_heads, step.past, hd}, f));
-    }
+  std::vector<Value> attention_mask;
+  for (size_t j = 0; j < n_seq; ++j) {
+    const std::string name =
+        it.single() ? "attention_mask" : "attention_mask.seq" + std::to_string(j);
+    attention_mask.push_back(e.input(name, Shape{1, it.sequences[j].keys()}, DType::int64));
   }
+  const Cache cache = cache_inputs(e, it, layers, kv_heads, hd);
 
   e.set_scope("model.embed_tokens");
   Value x = embed(e, e.param("weight", Shape{c.vocab_size, hidden}), ids);
-  e.set_scope("model");
-  const Value mask = causal_mask(e, attention_mask, step);
-  e.set_scope("model.rotary_emb");
-  const Value cos = e.param("cos", Shape{1, 1, t, hd});
-  const Value sin = e.param("sin", Shape{1, 1, t, hd});
+  // Per sequence: its causal mask and its positions' rotary tables, shared by every layer.
+  std::vector<Value> mask, cos, sin;
+  for (size_t j = 0; j < n_seq; ++j) {
+    const Step& s = it.sequences[j];
+    e.set_scope(sequence_scope(it, "model", j));
+    mask.push_back(causal_mask(e, attention_mask[j], s));
+    e.set_scope(sequence_scope(it, "model.rotary_emb", j));
+    cos.push_back(e.param("cos", Shape{1, 1, s.tokens, hd}));
+    sin.push_back(e.param("sin", Shape{1, 1, s.tokens, hd}));
+  }
 
   auto linear = [&](Value in, int64_t out, std::string_view what) {
     const std::string s(what);
     const Value flat = e.reshape(in, Shape{t, hidden}, s + ".view");
     return e.dense(flat, e.param(s + ".weight", Shape{out, hidden}), s);
   };
-  auto rotary = [&](Value v) {
+  auto rotary = [&](Value v, size_t j) {
     const Value x2 = e.strided_slice(v, 3, hd / 2, hd, "x2");
     const Value x1 = e.strided_slice(v, 3, 0, hd / 2, "x1");
     const Value rotated = e.concatenate(e.unary("negative", x2, "negative"), x1, 3, "rotate_half");
-    return e.add(e.multiply(v, cos, "cos"), e.multiply(rotated, sin, "sin"), "rope");
+    return e.add(e.multiply(v, cos[j], "cos"), e.multiply(rotated, sin[j], "sin"), "rope");
   };
   // repeat_kv: [1, kv, s, d] -> [1, kv, 1, s, d] -> broadcast -> reshaped to `to`.
-  auto repeat_kv = [&](Value v, Shape to) {
+  auto repeat_kv = [&](Value v, int64_t keys, Shape to) {
     if (rep == 1) return v;  // Hugging Face returns the tensor itself
     const Value expanded = e.reshape(v, Shape{1, kv_heads, 1, keys, hd}, "repeat_kv.expand_dims");
     const Value wide =
@@ -67,44 +68,55 @@ void build_llama(GraphEmitter& e, const ModelConfig& c, const Step& step) {
     return e.reshape(wide, to, "repeat_kv.reshape");
   };
 
+  // Sequence j's attention: q4 [1, n, heads, hd], k4 and v4 [1, n, kv_heads, hd] are its rows;
+  // returns the merged heads [n, hidden] and appends the layer's cache (k, v) to presents.
   std::vector<Value> presents;
-  presents.reserve(static_cast<size_t>(2 * layers));
+  presents.reserve(static_cast<size_t>(2 * layers) * n_seq);
+  auto attention = [&](size_t j, Value q4, Value k4, Value v4, Value past_k, Value past_v) {
+    const Step& step = it.sequences[j];
+    const int64_t n = step.tokens;
+    const int64_t keys = step.keys();
+    Value q = rotary(e.transpose(q4, {0, 2, 1, 3}), j);
+    q = e.reshape(e.multiply(q, e.param("sdpa.q_scale", Shape{1}), "sdpa.q_scale"),
+                  Shape{heads, n, hd});
+
+    Value k = rotary(e.transpose(k4, {0, 2, 1, 3}), j);
+    if (step.past > 0) k = e.concatenate(past_k, k, 2, "cache_update");
+    presents.push_back(k);
+    k = repeat_kv(k, keys, Shape{1, heads, keys, hd});
+    Value k_t = e.transpose(k, {0, 1, 3, 2});
+    k_t = e.multiply(k_t, e.param("sdpa.k_scale", Shape{1}), "sdpa.k_scale");
+    k_t = e.transpose(e.reshape(k_t, Shape{heads, hd, keys}), {0, 2, 1});
+
+    Value scores = e.reshape(e.batch_matmul(q, k_t, "scores"), Shape{1, heads, n, keys});
+    scores = e.add(scores, e.strided_slice(mask[j], 3, 0, keys, "mask_slice"), "mask");
+    const Value probs = e.reshape(e.softmax(scores), Shape{heads, n, keys});
+
+    Value v = e.transpose(v4, {0, 2, 1, 3});
+    if (step.past > 0) v = e.concatenate(past_v, v, 2, "cache_update");
+    presents.push_back(v);
+    // Consecutive reshapes merge in Relay: repeat_kv's and the batch-matmul flattening are one.
+    const Value v3 = rep == 1 ? e.reshape(v, Shape{heads, keys, hd})
+                              : repeat_kv(v, keys, Shape{heads, keys, hd});
+    const Value v_t = e.transpose(v3, {0, 2, 1});
+    return merge_heads(e, probs, v_t, "o_proj.view");
+  };
+
   for (int i = 0; i < layers; ++i) {
+    const auto l = static_cast<size_t>(i);
     const std::string h = "model.layers." + std::to_string(i);
     e.set_scope(h + ".input_layernorm");
     const Value a_in = norm(e, c.norm_type, x);
 
     e.set_scope(h + ".self_attn");
     const Value q4 = e.reshape(linear(a_in, heads * hd, "q_proj"), Shape{1, t, heads, hd});
-    Value q = rotary(e.transpose(q4, {0, 2, 1, 3}));
-    q = e.reshape(e.multiply(q, e.param("sdpa.q_scale", Shape{1}), "sdpa.q_scale"),
-                  Shape{heads, t, hd});
-
     const Value k4 = e.reshape(linear(a_in, kv_heads * hd, "k_proj"), Shape{1, t, kv_heads, hd});
-    Value k = rotary(e.transpose(k4, {0, 2, 1, 3}));
-    if (step.past > 0) k = e.concatenate(past_k[static_cast<size_t>(i)], k, 2, "cache_update");
-    presents.push_back(k);
-    k = repeat_kv(k, Shape{1, heads, keys, hd});
-    Value k_t = e.transpose(k, {0, 1, 3, 2});
-    k_t = e.multiply(k_t, e.param("sdpa.k_scale", Shape{1}), "sdpa.k_scale");
-    k_t = e.transpose(e.reshape(k_t, Shape{heads, hd, keys}), {0, 2, 1});
-
-    Value scores = e.reshape(e.batch_matmul(q, k_t, "scores"), Shape{1, heads, t, keys});
-    scores = e.add(scores, e.strided_slice(mask, 3, 0, keys, "mask_slice"), "mask");
-    const Value probs = e.reshape(e.softmax(scores), Shape{heads, t, keys});
-
     const Value v4 = e.reshape(linear(a_in, kv_heads * hd, "v_proj"), Shape{1, t, kv_heads, hd});
-    Value v = e.transpose(v4, {0, 2, 1, 3});
-    if (step.past > 0) v = e.concatenate(past_v[static_cast<size_t>(i)], v, 2, "cache_update");
-    presents.push_back(v);
-    // Consecutive reshapes merge in Relay: repeat_kv's and the batch-matmul flattening are one.
-    const Value v3 =
-        rep == 1 ? e.reshape(v, Shape{heads, keys, hd}) : repeat_kv(v, Shape{heads, keys, hd});
-    const Value v_t = e.transpose(v3, {0, 2, 1});
-    Value ctx = e.reshape(e.batch_matmul(probs, v_t, "context"), Shape{1, heads, t, hd});
-    ctx = e.transpose(ctx, {0, 2, 1, 3}, "merge_heads");
-    const Value o = e.dense(e.reshape(ctx, Shape{t, hidden}, "o_proj.view"),
-                            e.param("o_proj.weight", Shape{hidden, hidden}), "o_proj");
+    const Value merged = attend_per_sequence(
+        e, it, h + ".self_attn", q4, k4, v4, [&](size_t j, Value q, Value k, Value v) {
+          return attention(j, q, k, v, cache.k[l][j], cache.v[l][j]);
+        });
+    const Value o = e.dense(merged, e.param("o_proj.weight", Shape{hidden, hidden}), "o_proj");
     e.set_scope(h);
     x = e.add(x, e.reshape(o, Shape{1, t, hidden}), "attn_residual");
 
@@ -123,7 +135,7 @@ void build_llama(GraphEmitter& e, const ModelConfig& c, const Step& step) {
   e.set_scope("model.norm");
   const Value final_hidden = norm(e, c.norm_type, x);
   e.set_scope("lm_head");
-  lm_head(e, c, step, final_hidden, "model.embed_tokens.weight");
+  lm_head(e, c, it, final_hidden, "model.embed_tokens.weight");
   for (const Value& p : presents) e.output(p);
 }
 

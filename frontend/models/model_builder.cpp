@@ -5,12 +5,64 @@
 #include "frontend/models/graph_emitter.hpp"
 #include "frontend/models/transformer_blocks.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 
 namespace lightcode::frontend {
 namespace {
 
 // Keeps the largest tensors (the [4, 1, 1, L, L] mask index, L x vocab logits) inside int64.
-constexpr int64_t kMaxLength = int64_t{1} << 24;
+constexpr int64_t kMaxLength = limits::kSequenceLength.value;
+
+void check_counts(const ModelConfig& config) {
+  if (config.num_hidden_layers < 1 || config.num_attention_heads < 1 ||
+      config.num_key_value_heads < 1 || config.hidden_size % config.num_attention_heads != 0 ||
+      config.num_attention_heads % config.num_key_value_heads != 0) {
+    throw Error("model '" + config.name +
+                "': inconsistent layer or head counts (load configs with load_model_config)");
+  }
+}
+
+// The recorded graph of one forward call; `what` follows "builtin:<name>@" in the source.
+// Encoders get the iteration's single whole prompt (callers check).
+ir::Graph emit(const ModelConfig& config, const detail::Iteration& it, const std::string& what) {
+  const std::string model = "model '" + config.name + "'";
+  const detail::Step& first = it.sequences.front();
+  if (config.model_type == ModelFamily::vit && first.tokens < 2) {
+    throw Error(model + ": a vit sequence is the class token plus at least one patch, got " +
+                std::to_string(first.tokens));
+  }
+  // About 90 nodes per layer in every family, plus embeddings, mask and head; a further
+  // sequence adds its attention (under 40 nodes per layer), mask, positions and last-token
+  // slice. Checked before recording, so a huge batch fails fast instead of filling memory.
+  const auto layers = static_cast<size_t>(config.num_hidden_layers);
+  const size_t more = it.sequences.size() - 1;
+  const size_t hint = layers * (96 + 40 * more) + 64 + 24 * more;
+  if (hint > static_cast<size_t>(limits::kGraphNodes.value)) {
+    throw Error(model + ": a batch of " + std::to_string(it.sequences.size()) +
+                " sequences needs about " + std::to_string(hint) + " graph nodes, over the limit " +
+                std::string(limits::kGraphNodes.name) + " = " +
+                std::to_string(limits::kGraphNodes.value));
+  }
+  detail::GraphEmitter e(config.torch_dtype, hint);
+  switch (config.model_type) {
+    case ModelFamily::gpt2:
+      detail::build_gpt2(e, config, it);
+      break;
+    case ModelFamily::llama:
+      detail::build_llama(e, config, it);
+      break;
+    case ModelFamily::opt:
+      detail::build_opt(e, config, it);
+      break;
+    case ModelFamily::bert:
+      detail::build_bert(e, config, first);
+      break;
+    case ModelFamily::vit:
+      detail::build_vit(e, config, first);
+      break;
+  }
+  return e.finish("builtin:" + config.name + "@" + what);
+}
 
 }  // namespace
 
@@ -43,46 +95,45 @@ ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length, Lo
     throw Error(model + ": " + what + " " + std::to_string(length) + " exceeds the supported " +
                 std::to_string(kMaxLength));
   }
-  if (config.num_hidden_layers < 1 || config.num_attention_heads < 1 ||
-      config.num_key_value_heads < 1 || config.hidden_size % config.num_attention_heads != 0 ||
-      config.num_attention_heads % config.num_key_value_heads != 0) {
-    throw Error(model +
-                ": inconsistent layer or head counts (load configs with load_model_config)");
-  }
+  check_counts(config);
   if (config.encoder() && stage == Stage::decode) {
     throw Error(model + " is an encoder (model_type " + std::string(family_name(config.model_type)) +
                 "): it has no KV cache to decode against; use stage prefill");
   }
-  if (config.model_type == ModelFamily::vit && length < 2) {
-    throw Error(model + ": a vit sequence is the class token plus at least one patch, got " + std::to_string(length));
-  }
   detail::Step step;
   step.tokens = stage == Stage::decode ? 1 : length;
   step.past = stage == Stage::decode ? length : 0;
-  step.last_logits = logits == Logits::last;
+  return emit(config, {{step}, logits == Logits::last},
+              std::string(stage_name(stage)) + "/" + std::to_string(length));
+}
 
-  // About 90 nodes per layer in every family, plus embeddings, mask and head.
-  detail::GraphEmitter e(config.torch_dtype,
-                         static_cast<size_t>(config.num_hidden_layers) * 96 + 64);
-  switch (config.model_type) {
-    case ModelFamily::gpt2:
-      detail::build_gpt2(e, config, step);
-      break;
-    case ModelFamily::llama:
-      detail::build_llama(e, config, step);
-      break;
-    case ModelFamily::opt:
-      detail::build_opt(e, config, step);
-      break;
-    case ModelFamily::bert:
-      detail::build_bert(e, config, step);
-      break;
-    case ModelFamily::vit:
-      detail::build_vit(e, config, step);
-      break;
+ir::Graph build_iteration(const ModelConfig& config, const Batch& batch, Logits logits) {
+  validate_batch(batch);
+  check_counts(config);
+  const std::string model = "model '" + config.name + "'";
+  const SequenceSlot& first = batch.sequences.front();
+  const bool single = batch.sequences.size() == 1;
+  if (config.encoder() && !(single && first.context == 0)) {
+    throw Error(model + " is an encoder (model_type " +
+                std::string(family_name(config.model_type)) +
+                "): it takes a batch of one whole prompt (context 0), got the batch " +
+                describe_batch(batch));
   }
-  return e.finish("builtin:" + config.name + "@" + std::string(stage_name(stage)) + "/" +
-                  std::to_string(length));
+  detail::Iteration it;
+  it.last_logits = logits == Logits::last;
+  for (const SequenceSlot& s : batch.sequences) {
+    detail::Step step;
+    step.tokens = s.new_tokens;
+    step.past = s.context;
+    it.sequences.push_back(step);
+  }
+  // The names build_model gives the same graph, so a one-sequence batch is indistinguishable.
+  std::string source = "batch/" + describe_batch(batch);
+  if (single && first.context == 0) source = "prefill/" + std::to_string(first.new_tokens);
+  if (single && first.context > 0 && first.new_tokens == 1) {
+    source = "decode/" + std::to_string(first.context);
+  }
+  return emit(config, it, source);
 }
 
 }  // namespace lightcode::frontend

@@ -16,9 +16,22 @@
 // attention_mask, past_k_<i>, past_v_<i>). The source reads "builtin:<name>@<stage>/<length>".
 // A non-positive length is a lightcode::Error. max_position_embeddings is not enforced:
 // sweeps mock longer sequences, as the original does with TVM graphs.
+// build_iteration: one forward call of a decoder (gpt2, llama, opt) over a Batch (batch.hpp).
+//   The matrix products (projections, MLP, LM head) take every new token of the batch as a row,
+//   in sequence order (input_ids [1, total new tokens]); attention runs per sequence: its new
+//   tokens against its context + new tokens keys, reading its own cache inputs
+//   past_k_<layer>.seq<j> / past_v_<layer>.seq<j> [1, kv_heads, context, head_dim] (none when
+//   context is 0) with its own attention_mask.seq<j> [1, context + new_tokens] (llama, opt), and
+//   returning its updated cache per layer. Logits::last: [1, sequences, vocab], each sequence's
+//   last new token; Logits::all: [1, total new tokens, vocab].
+//   A batch of one sequence is exactly build_model's graph (names included): {P, 0} is prefill
+//   at P, {1, K} decode at K; build_model is built this way. Encoders take only a batch of one
+//   whole prompt {P, 0}. The source reads "builtin:<name>@prefill/<P>", "@decode/<K>" or
+//   "@batch/<new>+<context>,...". Errors: validate_batch's, and a graph over limits::kGraphNodes.
 #include <cstdint>
 #include <string_view>
 
+#include "frontend/models/batch.hpp"
 #include "frontend/models/model_config.hpp"
 #include "sim/ir/graph.hpp"
 
@@ -34,5 +47,6 @@ Logits parse_logits(std::string_view s);  // Error listing the choices
 Logits logits_for(std::string_view value, bool every_token);
 
 ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length, Logits logits);
+ir::Graph build_iteration(const ModelConfig& config, const Batch& batch, Logits logits);
 
 }  // namespace lightcode::frontend

@@ -15,41 +15,50 @@ namespace lightcode::frontend::detail {
 using ir::DType;
 using ir::Shape;
 
-void build_opt(GraphEmitter& e, const ModelConfig& c, const Step& step) {
-  const int64_t t = step.tokens;
-  const int64_t keys = step.keys();
+void build_opt(GraphEmitter& e, const ModelConfig& c, const Iteration& it) {
+  const int64_t t = it.tokens();
   const int64_t hidden = c.hidden_size;
   const int64_t heads = c.num_attention_heads;
   const int64_t hd = c.head_dim();
   const int64_t inner = c.intermediate_size;
-  const DType f = e.float_type();
   const auto layers = static_cast<int>(c.num_hidden_layers);
+  const size_t n_seq = it.sequences.size();
   constexpr int64_t kPositionOffset = 2;  // OPTLearnedPositionalEmbedding.offset
 
   const Value ids = e.input("input_ids", Shape{1, t}, DType::int64);
-  const Value attention_mask = e.input("attention_mask", Shape{1, keys}, DType::int64);
-  std::vector<Value> past_k, past_v;
-  if (step.past > 0) {
-    for (int i = 0; i < layers; ++i) {
-      past_k.push_back(e.input("past_k_" + std::to_string(i), Shape{1, heads, step.past, hd}, f));
-      past_v.push_back(e.input("past_v_" + std::to_string(i), Shape{1, heads, step.past, hd}, f));
-    }
+  std::vector<Value> attention_mask;
+  for (size_t j = 0; j < n_seq; ++j) {
+    const std::string name =
+        it.single() ? "attention_mask" : "attention_mask.seq" + std::to_string(j);
+    attention_mask.push_back(e.input(name, Shape{1, it.sequences[j].keys()}, DType::int64));
   }
+  const Cache cache = cache_inputs(e, it, layers, heads, hd);
 
   e.set_scope("model.decoder.embed_tokens");
   const Value tokens = embed(e, e.param("weight", Shape{c.vocab_size, hidden}),
                              e.reshape(ids, Shape{1, t}, "input_ids.view"));
+  // Each sequence's positions come from its own mask, past its own cache.
+  std::vector<Value> positions_of;
+  for (size_t j = 0; j < n_seq; ++j) {
+    const Step& s = it.sequences[j];
+    e.set_scope(sequence_scope(it, "model.decoder.embed_positions", j));
+    Value pos = e.unary("cumsum", attention_mask[j], "cumsum");
+    pos = e.subtract(e.multiply(pos, attention_mask[j], "mask"), e.scalar("one", DType::int64),
+                     "minus_one");
+    positions_of.push_back(e.strided_slice(pos, 1, s.past, s.keys(), "past_slice"));
+  }
   e.set_scope("model.decoder.embed_positions");
-  Value pos = e.unary("cumsum", attention_mask, "cumsum");
-  pos = e.subtract(e.multiply(pos, attention_mask, "mask"), e.scalar("one", DType::int64),
-                   "minus_one");
-  pos = e.strided_slice(pos, 1, step.past, keys, "past_slice");
+  Value pos = join_sequences(e, positions_of, 1, "join_positions");
   pos = e.add(pos, e.scalar("offset", DType::int64), "add_offset");
   const Value positions =
       embed(e, e.param("weight", Shape{c.max_position_embeddings + kPositionOffset, hidden}), pos);
   e.set_scope("model.decoder");
   Value x = e.add(tokens, positions, "embeddings");
-  const Value mask = causal_mask(e, attention_mask, step);
+  std::vector<Value> mask;
+  for (size_t j = 0; j < n_seq; ++j) {
+    e.set_scope(sequence_scope(it, "model.decoder", j));
+    mask.push_back(causal_mask(e, attention_mask[j], it.sequences[j]));
+  }
 
   // nn.Linear with bias on [1, t, in]; `in` may come already flattened to [t, in] when the
   // caller's own reshape would merge with the flattening one.
@@ -68,13 +77,39 @@ void build_opt(GraphEmitter& e, const ModelConfig& c, const Step& step) {
     const Value y = e.dense(in, e.param(s + ".weight", Shape{out, width}), s);
     return e.add(y, e.param(s + ".bias", Shape{out}), s + ".bias_add");
   };
-  auto split_heads = [&](Value v) {
-    return e.transpose(e.reshape(v, Shape{1, t, heads, hd}), {0, 2, 1, 3});
+  auto split_heads = [&](Value v, int64_t n) {
+    return e.transpose(e.reshape(v, Shape{1, n, heads, hd}), {0, 2, 1, 3});
   };
 
+  // Sequence j's attention on its rows [1, n, hidden] of q (scaled), k and v; returns the
+  // merged heads [n, hidden] and appends the layer's cache (k, v) to presents.
   std::vector<Value> presents;
-  presents.reserve(static_cast<size_t>(2 * layers));
+  presents.reserve(static_cast<size_t>(2 * layers) * n_seq);
+  auto attention = [&](size_t j, Value q_rows, Value k_rows, Value v_rows, Value past_k,
+                       Value past_v) {
+    const Step& step = it.sequences[j];
+    const int64_t n = step.tokens;
+    const int64_t keys = step.keys();
+    const Value q = e.reshape(split_heads(q_rows, n), Shape{heads, n, hd});
+    Value k = split_heads(k_rows, n);
+    if (step.past > 0) k = e.concatenate(past_k, k, 2, "cache_update");
+    presents.push_back(k);
+    // matmul(q, k.transpose(2, 3)): batch_matmul takes its right operand transposed back.
+    const Value k_t =
+        e.transpose(e.reshape(e.transpose(k, {0, 1, 3, 2}), Shape{heads, hd, keys}), {0, 2, 1});
+    Value scores = e.reshape(e.batch_matmul(q, k_t, "scores"), Shape{1, heads, n, keys});
+    scores = e.add(scores, e.strided_slice(mask[j], 3, 0, keys, "mask_slice"), "mask");
+    const Value probs = e.reshape(softmax_upcast(e, scores), Shape{heads, n, keys});
+
+    Value v = split_heads(v_rows, n);
+    if (step.past > 0) v = e.concatenate(past_v, v, 2, "cache_update");
+    presents.push_back(v);
+    const Value v_t = e.transpose(e.reshape(v, Shape{heads, keys, hd}), {0, 2, 1});
+    return merge_heads(e, probs, v_t, "merge_heads.view");
+  };
+
   for (int i = 0; i < layers; ++i) {
+    const auto l = static_cast<size_t>(i);
     const std::string h = "model.decoder.layers." + std::to_string(i);
     e.set_scope(h + ".self_attn_layer_norm");
     const Value a_in = norm(e, c.norm_type, x);
@@ -82,25 +117,12 @@ void build_opt(GraphEmitter& e, const ModelConfig& c, const Step& step) {
     e.set_scope(h + ".self_attn");
     const Value q_scaled =
         e.multiply(linear3(a_in, hidden, "q_proj"), e.scalar("scaling"), "scaling");
-    const Value q = e.reshape(split_heads(q_scaled), Shape{heads, t, hd});
-    Value k = split_heads(linear3(a_in, hidden, "k_proj"));
-    if (step.past > 0) k = e.concatenate(past_k[static_cast<size_t>(i)], k, 2, "cache_update");
-    presents.push_back(k);
-    // matmul(q, k.transpose(2, 3)): batch_matmul takes its right operand transposed back.
-    const Value k_t =
-        e.transpose(e.reshape(e.transpose(k, {0, 1, 3, 2}), Shape{heads, hd, keys}), {0, 2, 1});
-    Value scores = e.reshape(e.batch_matmul(q, k_t, "scores"), Shape{1, heads, t, keys});
-    scores = e.add(scores, e.strided_slice(mask, 3, 0, keys, "mask_slice"), "mask");
-    const Value probs = e.reshape(softmax_upcast(e, scores), Shape{heads, t, keys});
-
-    Value v = split_heads(linear3(a_in, hidden, "v_proj"));
-    if (step.past > 0) v = e.concatenate(past_v[static_cast<size_t>(i)], v, 2, "cache_update");
-    presents.push_back(v);
-    const Value v_t = e.transpose(e.reshape(v, Shape{heads, keys, hd}), {0, 2, 1});
-    Value ctx = e.reshape(e.batch_matmul(probs, v_t, "context"), Shape{1, heads, t, hd});
-    ctx = e.transpose(ctx, {0, 2, 1, 3}, "merge_heads");
-    const Value attn =
-        linear3(e.reshape(ctx, Shape{t, hidden}, "merge_heads.view"), hidden, "out_proj");
+    const Value merged = attend_per_sequence(
+        e, it, h + ".self_attn", q_scaled, linear3(a_in, hidden, "k_proj"),
+        linear3(a_in, hidden, "v_proj"), [&](size_t j, Value q, Value k, Value v) {
+          return attention(j, q, k, v, cache.k[l][j], cache.v[l][j]);
+        });
+    const Value attn = linear3(merged, hidden, "out_proj");
     e.set_scope(h);
     x = e.add(x, attn, "attn_residual");
 
@@ -117,7 +139,7 @@ void build_opt(GraphEmitter& e, const ModelConfig& c, const Step& step) {
   e.set_scope("model.decoder.final_layer_norm");
   const Value final_hidden = norm(e, c.norm_type, x);
   e.set_scope("lm_head");
-  lm_head(e, c, step, final_hidden, "model.decoder.embed_tokens.weight");
+  lm_head(e, c, it, final_hidden, "model.decoder.embed_tokens.weight");
   for (const Value& p : presents) e.output(p);
 }
 

@@ -5,6 +5,83 @@ namespace lightcode::frontend::detail {
 using ir::DType;
 using ir::Shape;
 
+int64_t Iteration::tokens() const {
+  int64_t total = 0;
+  for (const Step& s : sequences) total += s.tokens;
+  return total;
+}
+
+std::vector<Value> split_sequences(GraphEmitter& e, const Iteration& it, Value x, int axis) {
+  if (it.single()) return {x};
+  std::vector<Value> parts;
+  int64_t begin = 0;
+  for (const Step& s : it.sequences) {
+    parts.push_back(e.strided_slice(x, axis, begin, begin + s.tokens, "sequence_rows"));
+    begin += s.tokens;
+  }
+  return parts;
+}
+
+Value join_sequences(GraphEmitter& e, const std::vector<Value>& parts, int axis,
+                     std::string_view label) {
+  Value joined = parts.front();
+  for (size_t j = 1; j < parts.size(); ++j) joined = e.concatenate(joined, parts[j], axis, label);
+  return joined;
+}
+
+Value attend_per_sequence(GraphEmitter& e, const Iteration& it, const std::string& scope, Value q,
+                          Value k, Value v,
+                          const std::function<Value(size_t, Value, Value, Value)>& attention) {
+  const std::vector<Value> qs = split_sequences(e, it, q, 1);
+  const std::vector<Value> ks = split_sequences(e, it, k, 1);
+  const std::vector<Value> vs = split_sequences(e, it, v, 1);
+  std::vector<Value> merged;
+  for (size_t j = 0; j < it.sequences.size(); ++j) {
+    e.set_scope(sequence_scope(it, scope, j));
+    merged.push_back(attention(j, qs[j], ks[j], vs[j]));
+  }
+  e.set_scope(scope);
+  return join_sequences(e, merged, 0, "merge_sequences");
+}
+
+Value merge_heads(GraphEmitter& e, Value probs, Value v_t, std::string_view view_label) {
+  const Shape& p = e.shape(probs);
+  const int64_t heads = p[0];
+  const int64_t n = p[1];
+  const int64_t hd = e.shape(v_t)[1];
+  Value ctx = e.reshape(e.batch_matmul(probs, v_t, "context"), Shape{1, heads, n, hd});
+  ctx = e.transpose(ctx, {0, 2, 1, 3}, "merge_heads");
+  return e.reshape(ctx, Shape{n, heads * hd}, view_label);
+}
+
+std::string sequence_scope(const Iteration& it, const std::string& base, size_t j) {
+  return it.single() ? base : base + ".seq" + std::to_string(j);
+}
+
+std::string cache_name(const Iteration& it, const char* what, int layer, size_t j) {
+  std::string name = std::string(what) + "_" + std::to_string(layer);
+  return it.single() ? name : name + ".seq" + std::to_string(j);
+}
+
+Cache cache_inputs(GraphEmitter& e, const Iteration& it, int layers, int64_t kv_heads,
+                   int64_t head_dim) {
+  Cache cache;
+  const size_t n = it.sequences.size();
+  cache.k.assign(static_cast<size_t>(layers), std::vector<Value>(n));
+  cache.v.assign(static_cast<size_t>(layers), std::vector<Value>(n));
+  for (int i = 0; i < layers; ++i) {
+    for (size_t j = 0; j < n; ++j) {
+      const int64_t past = it.sequences[j].past;
+      if (past == 0) continue;
+      const Shape s{1, kv_heads, past, head_dim};
+      const auto l = static_cast<size_t>(i);
+      cache.k[l][j] = e.input(cache_name(it, "past_k", i, j), s, e.float_type());
+      cache.v[l][j] = e.input(cache_name(it, "past_v", i, j), s, e.float_type());
+    }
+  }
+  return cache;
+}
+
 Value embed(GraphEmitter& e, Value table, Value ids) {
   const Value negative = e.compare("less", ids, e.scalar("zero", DType::int64), "less");
   const Value wrapped = e.add(ids, e.scalar("rows", DType::int64), "wrap");
@@ -85,14 +162,23 @@ Value causal_mask(GraphEmitter& e, Value attention_mask, const Step& step) {
   return e.scatter_nd(base, index, update, "assign");
 }
 
-void lm_head(GraphEmitter& e, const ModelConfig& c, const Step& step, Value final_hidden, const char* tied_to) {
+void lm_head(GraphEmitter& e, const ModelConfig& c, const Iteration& it, Value final_hidden,
+             const char* tied_to) {
   const int64_t hidden = c.hidden_size;
   const Value weight = e.param("weight", Shape{c.vocab_size, hidden});
   if (c.tie_word_embeddings) e.set_attr(weight, "tied_to", tied_to);
-  int64_t rows = step.tokens;
-  if (step.last_logits && rows > 1) {
-    final_hidden = e.strided_slice(final_hidden, 1, rows - 1, rows, "last_token");
-    rows = 1;
+  int64_t rows = it.tokens();
+  const auto sequences = static_cast<int64_t>(it.sequences.size());
+  if (it.last_logits && rows > sequences) {
+    // Each sequence's last row; a sequence of one token is sliced too, to keep the join simple.
+    std::vector<Value> last;
+    int64_t end = 0;
+    for (const Step& s : it.sequences) {
+      end += s.tokens;
+      last.push_back(e.strided_slice(final_hidden, 1, end - 1, end, "last_token"));
+    }
+    final_hidden = join_sequences(e, last, 1, "last_tokens");
+    rows = sequences;
   }
   const Value logits = e.dense(e.reshape(final_hidden, Shape{rows, hidden}, "view"), weight, "dense");
   e.output(e.reshape(logits, Shape{1, rows, c.vocab_size}, "logits"));

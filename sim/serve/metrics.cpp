@@ -1,0 +1,69 @@
+#include "sim/serve/metrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "sim/core/error.hpp"
+
+namespace lightcode::serve {
+namespace {
+
+Percentiles percentiles(const std::vector<double>& values) {
+  if (values.empty()) return {};
+  return {nearest_rank(values, 50.0), nearest_rank(values, 90.0), nearest_rank(values, 99.0)};
+}
+
+}  // namespace
+
+double nearest_rank(std::vector<double> values, double p) {
+  if (values.empty() || !(p > 0.0 && p <= 100.0))
+    throw std::logic_error("nearest_rank: needs values and a percentile in (0, 100]");
+  std::sort(values.begin(), values.end());
+  const auto rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(values.size())));
+  return values[std::max<size_t>(rank, 1) - 1];
+}
+
+double time_average_queue(const std::vector<QueueSample>& series, Time end) {
+  if (end <= Time::zero()) return 0.0;
+  double area_ps = 0.0;
+  for (size_t i = 0; i < series.size(); ++i) {
+    const Time until = i + 1 < series.size() ? std::min(series[i + 1].time, end) : end;
+    if (until > series[i].time)
+      area_ps += static_cast<double>(series[i].queue) *
+                 static_cast<double>((until - series[i].time).count_ps());
+  }
+  return area_ps / static_cast<double>(end.count_ps());
+}
+
+ServeSummary summarise(const ServeResult& result, const ServeSpec& spec, const SloTargets& slo) {
+  ServeSummary s;
+  std::vector<double> ttft, tpot, latency;
+  int64_t tokens = 0, good = 0;
+  for (const RequestRecord& r : result.requests) {
+    ttft.push_back(r.ttft().seconds());
+    tpot.push_back(r.tpot_s());
+    latency.push_back(r.latency().seconds());
+    tokens += r.output_tokens;
+    s.preemptions += r.preemptions;
+    if (r.ttft() <= slo.ttft && r.tpot_s() <= slo.tpot.seconds()) ++good;
+  }
+  s.ttft_s = percentiles(ttft);
+  s.tpot_s = percentiles(tpot);
+  s.latency_s = percentiles(latency);
+  const double run_s = result.run_time.seconds();
+  for (size_t i = 0; i < result.replicas.size(); ++i) {
+    const ReplicaRecord& r = result.replicas[i];
+    s.energy += r.dynamic_energy + Energy::from_joules(spec.replicas.at(i).static_power_w * run_s);
+    s.utilisation.push_back(run_s > 0.0 ? r.busy.seconds() / run_s : 0.0);
+  }
+  if (run_s > 0.0) {
+    s.throughput_tokens_per_s = static_cast<double>(tokens) / run_s;
+    s.goodput_requests_per_s = static_cast<double>(good) / run_s;
+  }
+  if (tokens > 0)
+    s.energy_per_output_token_pj = s.energy.picojoules() / static_cast<double>(tokens);
+  return s;
+}
+
+}  // namespace lightcode::serve

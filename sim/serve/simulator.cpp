@@ -1,0 +1,201 @@
+#include "sim/serve/simulator.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "sim/core/error.hpp"
+#include "sim/core/named_registry.hpp"
+
+namespace lightcode::serve {
+
+double RequestRecord::tpot_s() const {
+  if (output_tokens <= 1) return 0.0;
+  return (finish - first_token).seconds() / static_cast<double>(output_tokens - 1);
+}
+
+namespace {
+
+const Time kUnset = Time::max();
+
+struct Replica {
+  const ReplicaSpec* spec = nullptr;
+  const BatchingPolicy* policy = nullptr;
+  ReplicaState state;
+  bool busy = false;
+  Time busy_until, wake = Time::max();
+  size_t iteration = 0;  // index of the one in flight in ServeResult::iterations
+};
+
+void validate(const std::vector<Request>& requests, const ServeSpec& spec) {
+  if (spec.replicas.empty()) throw Error("serving: no replica");
+  for (size_t i = 0; i < spec.replicas.size(); ++i) {
+    const ReplicaSpec& r = spec.replicas[i];
+    const std::string where = "replica " + std::to_string(i) + ": ";
+    if (!r.cost) throw Error(where + "no iteration cost");
+    if (r.kv_capacity_tokens < 1) throw Error(where + "KV capacity must be >= 1 token");
+    if (!(r.static_power_w >= 0.0)) throw Error(where + "static power must be >= 0 W");
+    validate_batching(r.batching, i);
+  }
+  validate_dispatch(spec.dispatch, spec.replicas.size());
+  for (const Request& q : requests) {
+    if (q.prompt_tokens < 1 || q.output_tokens < 1)
+      throw Error("request " + std::to_string(q.id) + ": prompt and output tokens must be >= 1");
+  }
+}
+
+class Simulation {
+ public:
+  Simulation(const std::vector<Request>& requests, const ServeSpec& spec)
+      : requests_(requests),
+        spec_(spec),
+        dispatch_(&named_in(dispatch_policies(), spec.dispatch.policy, "dispatch policy")) {
+    for (const ReplicaSpec& r : spec.replicas) {
+      Replica replica;
+      replica.spec = &r;
+      replica.policy = &named_in(batching_policies(), r.batching.policy, "batching policy");
+      replica.state.kv_capacity = r.kv_capacity_tokens;
+      replicas_.push_back(std::move(replica));
+    }
+    dispatch_state_.outstanding_tokens.assign(replicas_.size(), 0);
+    result_.replicas.resize(replicas_.size());
+    for (const Request& q : requests) {
+      RequestRecord rec;
+      rec.id = q.id;
+      rec.prompt_tokens = q.prompt_tokens;
+      rec.output_tokens = q.output_tokens;
+      rec.arrival = q.arrival;
+      rec.first_service = rec.first_token = rec.finish = kUnset;
+      result_.requests.push_back(rec);
+    }
+    order_.resize(requests.size());
+    std::iota(order_.begin(), order_.end(), size_t{0});
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](size_t a, size_t b) { return requests[a].arrival < requests[b].arrival; });
+  }
+
+  ServeResult run() {
+    size_t next = 0;
+    while (finished_ < requests_.size()) {
+      Time now = next < order_.size() ? requests_[order_[next]].arrival : Time::max();
+      for (const Replica& r : replicas_) now = std::min(now, r.busy ? r.busy_until : r.wake);
+      if (now == Time::max()) throw std::logic_error("serving: internal error, no event left");
+      for (size_t i = 0; i < replicas_.size(); ++i) {
+        if (replicas_[i].busy && replicas_[i].busy_until == now) complete(i, now);
+      }
+      for (; next < order_.size() && requests_[order_[next]].arrival == now; ++next)
+        dispatch(order_[next]);
+      for (size_t i = 0; i < replicas_.size(); ++i) {
+        if (!replicas_[i].busy) start(i, now);
+      }
+      for (size_t i = 0; i < replicas_.size(); ++i) {
+        const ReplicaState& s = replicas_[i].state;
+        result_.replicas[i].series.push_back(
+            {now, static_cast<int64_t>(s.queue.size()), static_cast<int64_t>(s.running.size())});
+      }
+    }
+    for (const RequestRecord& r : result_.requests)
+      result_.run_time = std::max(result_.run_time, r.finish);
+    return std::move(result_);
+  }
+
+ private:
+  void dispatch(size_t index) {
+    const Request& q = requests_[index];
+    const size_t to = dispatch_->choose(q, dispatch_state_, spec_.dispatch);
+    Replica& r = replicas_.at(to);
+    const int64_t peak = q.prompt_tokens + q.output_tokens - 1;
+    if (peak > r.spec->kv_capacity_tokens)
+      throw Error("request " + std::to_string(q.id) + " needs " + std::to_string(peak) +
+                  " KV tokens (prompt " + std::to_string(q.prompt_tokens) + " + output " +
+                  std::to_string(q.output_tokens) + " - 1), more than replica " +
+                  std::to_string(to) + "'s capacity of " +
+                  std::to_string(r.spec->kv_capacity_tokens));
+    dispatch_state_.outstanding_tokens[to] += q.prompt_tokens + q.output_tokens;
+    ++dispatch_state_.dispatched;
+    result_.requests[index].replica = to;
+    Sequence s;
+    s.request = index;
+    s.arrival = q.arrival;
+    s.prompt = q.prompt_tokens;
+    s.output = q.output_tokens;
+    r.state.queue.push_back(s);
+  }
+
+  void start(size_t index, Time now) {
+    Replica& r = replicas_[index];
+    Formation f = r.policy->form(r.state, r.spec->batching, now);
+    for (size_t p : r.state.preempted) ++result_.requests[p].preemptions;
+    r.state.preempted.clear();
+    r.wake = f.wake;
+    if (f.slots.empty()) return;
+    const int64_t kv = r.state.kv_used();
+    if (kv > r.state.kv_capacity)
+      throw std::logic_error("serving: internal error, replica " + std::to_string(index) +
+                             " holds " + std::to_string(kv) + " KV tokens, capacity " +
+                             std::to_string(r.state.kv_capacity));
+    frontend::Batch batch;
+    IterationRecord rec;
+    rec.replica = index;
+    rec.start = now;
+    rec.kv_used = kv;
+    for (const Slot& s : f.slots) {
+      batch.sequences.push_back({s.new_tokens, s.context});
+      rec.slots.push_back({s.request, s.new_tokens, s.context, s.decode, false});
+      RequestRecord& q = result_.requests[s.request];
+      if (q.first_service == kUnset) q.first_service = now;
+    }
+    const IterationEstimate cost = r.spec->cost->estimate(batch);
+    rec.end = now.plus(cost.time, "the serving run's time");
+    rec.energy = cost.energy;
+    ReplicaRecord& rr = result_.replicas[index];
+    rr.busy += cost.time;
+    rr.dynamic_energy += cost.energy;
+    rr.peak_kv = std::max(rr.peak_kv, kv);
+    r.busy = true;
+    r.busy_until = rec.end;
+    r.wake = Time::max();
+    r.iteration = result_.iterations.size();
+    result_.iterations.push_back(std::move(rec));
+  }
+
+  void complete(size_t index, Time now) {
+    Replica& r = replicas_[index];
+    r.busy = false;
+    for (SlotRecord& slot : result_.iterations[r.iteration].slots) {
+      Sequence* s = r.state.find_running(slot.request);
+      if (!s) throw std::logic_error("serving: internal error, a slot's sequence left early");
+      if (!slot.decode) s->prefilled += slot.new_tokens;
+      slot.produced_token = s->decoding();
+      if (!slot.produced_token) continue;
+      RequestRecord& q = result_.requests[slot.request];
+      if (++s->generated == 1) q.first_token = now;
+      if (s->generated < s->output) continue;
+      q.finish = now;
+      ++finished_;
+      dispatch_state_.outstanding_tokens[index] -= q.prompt_tokens + q.output_tokens;
+      auto& running = r.state.running;
+      running.erase(std::find_if(running.begin(), running.end(),
+                                 [&](const Sequence& x) { return x.request == slot.request; }));
+    }
+  }
+
+  const std::vector<Request>& requests_;
+  const ServeSpec& spec_;
+  const DispatchPolicy* dispatch_;
+  DispatchState dispatch_state_;
+  std::vector<Replica> replicas_;
+  std::vector<size_t> order_;  // request indices by arrival, ties in input order
+  size_t finished_ = 0;
+  ServeResult result_;
+};
+
+}  // namespace
+
+ServeResult simulate_serving(const std::vector<Request>& requests, const ServeSpec& spec) {
+  validate(requests, spec);
+  return Simulation(requests, spec).run();
+}
+
+}  // namespace lightcode::serve

@@ -1,0 +1,98 @@
+#pragma once
+// The serving simulation: a discrete-event run of one or more replicas serving a request
+// stream. Requests are dispatched at arrival (dispatch.hpp); a free replica forms its next
+// iteration by its batching policy (batching.hpp) under its KV capacity (replica_state.hpp)
+// and is busy for the time its IterationCost gives. Times are integer ps, energies pJ.
+//
+// At each event time, in this order: iterations ending now complete (replicas by index), the
+// requests arriving now are dispatched (input order), every free replica forms an iteration,
+// and every replica's (queue, running) is sampled. Same inputs, same outputs: no randomness,
+// no unordered containers.
+//
+// Errors (lightcode::Error): no replica, a replica without a cost or with capacity < 1, bad
+// batching or dispatch parameters, a request with no prompt or output tokens, or one whose KV
+// peak (prompt + output - 1 tokens) exceeds the capacity of the replica it is sent to (naming
+// the request). A replica ever holding more KV than its capacity is an internal error
+// (std::logic_error): the policies guarantee it never happens.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/core/quantity.hpp"
+#include "sim/serve/batching.hpp"
+#include "sim/serve/dispatch.hpp"
+#include "sim/serve/iteration_cost.hpp"
+#include "sim/serve/requests.hpp"
+
+namespace lightcode::serve {
+
+struct ReplicaSpec {
+  int64_t kv_capacity_tokens = 0;  // see kv_capacity_tokens() in iteration_cost.hpp
+  BatchingSpec batching;
+  std::shared_ptr<const IterationCost> cost;
+  double static_power_w = 0.0;  // drawn for the whole run, busy or not
+};
+
+struct ServeSpec {
+  std::vector<ReplicaSpec> replicas;
+  DispatchSpec dispatch;
+};
+
+struct RequestRecord {
+  int64_t id = 0;
+  size_t replica = 0;
+  int64_t prompt_tokens = 0, output_tokens = 0;
+  Time arrival;
+  Time first_service;  // start of the first iteration it was part of
+  Time first_token;    // end of the iteration that produced its first output token
+  Time finish;         // end of the iteration that produced its last one
+  int64_t preemptions = 0;
+
+  Time wait() const { return first_service - arrival; }
+  Time ttft() const { return first_token - arrival; }
+  Time latency() const { return finish - arrival; }
+  // (finish - first token) / (output tokens - 1), in seconds; 0 for a single output token.
+  double tpot_s() const;
+};
+
+// One sequence's part of an iteration, as run: `produced_token` when it yielded an output token
+// (a decode step, or the last chunk of a prefill).
+struct SlotRecord {
+  size_t request = 0;  // index into the request list given to simulate_serving
+  int64_t new_tokens = 0, context = 0;
+  bool decode = false;
+  bool produced_token = false;
+};
+
+struct IterationRecord {
+  size_t replica = 0;
+  Time start, end;
+  Energy energy;
+  int64_t kv_used = 0;  // KV tokens the replica held during it
+  std::vector<SlotRecord> slots;
+};
+
+struct QueueSample {
+  Time time;
+  int64_t queue = 0;    // dispatched (or preempted) and waiting for admission
+  int64_t running = 0;  // admitted, holding KV
+};
+
+struct ReplicaRecord {
+  Time busy;
+  Energy dynamic_energy;
+  int64_t peak_kv = 0;  // tokens
+  std::vector<QueueSample> series;
+};
+
+struct ServeResult {
+  std::vector<RequestRecord> requests;  // in input order
+  std::vector<IterationRecord> iterations;
+  std::vector<ReplicaRecord> replicas;
+  Time run_time;  // from time 0 to the last finish
+};
+
+ServeResult simulate_serving(const std::vector<Request>& requests, const ServeSpec& spec);
+
+}  // namespace lightcode::serve

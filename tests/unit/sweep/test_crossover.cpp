@@ -303,7 +303,7 @@ TEST_CASE("a crossover's `precision:` reaches every point it runs, and is bounde
   const std::string text =
       "name: x\nmodel: gpt2\nprecision: 8\n"
       "systems: [../configs/systems/h100_sxm.yaml, ../configs/systems/gpu_dota_b.yaml]\n"
-      "objectives: [energy]\nlengths: {start: 16, stop: 32}\n";
+      "objectives: [energy]\nlengths: {start: 16, stop: 18}\n";
   const sweep::CrossoverScenario s = sweep::parse_crossover(text, "p.yaml", test::source_dir() + "/scenarios");
   CHECK(s.precision == 8);
   // DOTA-B computes at 4 bits: at 8 it is no candidate, so both systems place alike (GPU only).

@@ -1,0 +1,93 @@
+#include "sim/serve/pipeline_cost.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "frontend/models/batch.hpp"
+#include "frontend/models/model_builder.hpp"
+#include "hw_models/resident_inputs.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
+#include "sim/joint/joint_placement.hpp"
+#include "sim/opt/expand.hpp"
+#include "sim/opt/partition.hpp"
+#include "sim/opt/placement.hpp"
+#include "sim/opt/stacked_graph.hpp"
+#include "sim/sched/analytical.hpp"
+#include "sim/sched/reported_cost.hpp"
+
+namespace lightcode::serve {
+
+PipelineIterationCost::PipelineIterationCost(frontend::ModelConfig model,
+                                             std::shared_ptr<const hw::System> system,
+                                             opt::Objective objective,
+                                             const sched::SchedulingPolicy& policy,
+                                             PipelineCostOptions options)
+    : model_(std::move(model)),
+      system_(std::move(system)),
+      objective_(objective),
+      policy_(&policy),
+      options_(options) {
+  if (!system_) throw Error("pipeline iteration cost: no system given");
+  if (options_.context_bucket < 0) {
+    throw Error("pipeline iteration cost: context_bucket must be >= 0 tokens, got " +
+                std::to_string(options_.context_bucket));
+  }
+  if (options_.joint_evaluations < 1) {
+    throw Error("pipeline iteration cost: joint_evaluations must be >= 1, got " +
+                std::to_string(options_.joint_evaluations));
+  }
+}
+
+frontend::Batch PipelineIterationCost::bucketed(const frontend::Batch& batch) const {
+  frontend::Batch out = batch;
+  const int64_t b = options_.context_bucket;
+  if (b == 0) return out;
+  for (frontend::SequenceSlot& s : out.sequences) {
+    if (s.context <= 0) continue;  // a whole prompt stays a whole prompt
+    const int64_t rounded = (s.context + b - 1) / b * b;
+    // Rounding must not turn a valid batch into one past the sequence limit.
+    const int64_t most = limits::kSequenceLength.value - s.new_tokens;
+    s.context = std::max(s.context, std::min(rounded, most));
+  }
+  return out;
+}
+
+IterationEstimate PipelineIterationCost::estimate(const frontend::Batch& batch) const {
+  frontend::validate_batch(batch);
+  const frontend::Batch built = bucketed(batch);
+  Key key;
+  key.reserve(built.sequences.size());
+  for (const frontend::SequenceSlot& s : built.sequences) key.emplace_back(s.new_tokens, s.context);
+  if (const auto it = cache_.find(key); it != cache_.end()) {
+    ++hits_;
+    return it->second;
+  }
+  const IterationEstimate e = run_pipeline(built);
+  ++misses_;
+  cache_.emplace(std::move(key), e);
+  return e;
+}
+
+IterationEstimate PipelineIterationCost::run_pipeline(const frontend::Batch& batch) const {
+  const hw::System& system = *system_;
+  ir::Graph graph = frontend::build_iteration(model_, batch, frontend::Logits::last);
+  const ir::InputTypeRule rule = system.profile().input_rule();
+  if (graph.input_rule() != rule) graph.apply_input_rule(rule);
+  hw::check_resident_inputs(graph, system, model_.name);
+  const opt::StackedGraph stacks(graph, system);
+  const opt::Partition part = opt::partition_for(stacks);
+  if (options_.joint_search) {
+    joint::JointOptions search;
+    search.evaluations = options_.joint_evaluations;
+    const joint::JointResult j = joint::place_jointly(stacks, part, objective_, *policy_, search);
+    return IterationEstimate{j.cost.makespan, Energy::pj(j.cost.dynamic_pj)};
+  }
+  const opt::Placement placement = opt::place(stacks, part, objective_);
+  const opt::TaskGraph tasks = opt::expand(stacks, part, placement);
+  const sched::Schedule timeline = sched::schedule(tasks, sched::unit_instances(system), *policy_);
+  const sched::ReportedCost cost = sched::reported_cost(tasks, timeline, system);
+  return IterationEstimate{cost.makespan, Energy::pj(cost.dynamic_pj)};
+}
+
+}  // namespace lightcode::serve

@@ -129,6 +129,15 @@ System System::from_config(const ConfigNode& root, const Profile& profile,
   return s;
 }
 
+double static_power_watts(const System& system) {
+  double w = 0.0;
+  for (size_t t = 0; t < system.unit_count(); ++t) {
+    const HardwareModel& m = system.model(static_cast<UnitType>(t));
+    w += m.static_power_watts() * m.unit_count();
+  }
+  return w;
+}
+
 std::vector<double> static_energy_pj(const System& system, Time makespan) {
   std::vector<double> out(system.unit_count(), 0.0);
   for (size_t t = 0; t < system.unit_count(); ++t) {

@@ -37,6 +37,8 @@ class System;
 // Static energy per unit type, in pJ: static power x makespan x the type's instances, idle or
 // busy. Every fidelity charges exactly this (the engine and the analytical report).
 std::vector<double> static_energy_pj(const System& system, Time makespan);
+// The whole system's static power (W): every unit type's, times its instances; 1 W = 1 pJ/ps.
+double static_power_watts(const System& system);
 
 class System {
  public:

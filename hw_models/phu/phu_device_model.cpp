@@ -23,8 +23,7 @@ namespace {
 
 class DevicePhuModel final : public HardwareModel {
  public:
-  explicit DevicePhuModel(const PhotonicCore& core)
-      : core_(core), static_w_(event_energies(core).static_w) {
+  explicit DevicePhuModel(const PhotonicCore& core) {
     // Index b - 1 is the core at b bits; the last entry is the core itself.
     for (int bits = 1; bits < core.max_product_bits(); ++bits) {
       const PhotonicCore narrow = core.at_precision(bits);
@@ -33,15 +32,15 @@ class DevicePhuModel final : public HardwareModel {
     at_bits_.push_back({core, event_energies(core)});
   }
 
-  Capabilities capabilities() const override { return phu_capabilities(core_.clock_hz); }
+  Capabilities capabilities() const override { return phu_capabilities(own().core.clock_hz); }
   int unit_count() const override { return 1; }
 
   AlgorithmList algorithms(const ir::Node& op) const override {
     const std::optional<int> bits = ir::required_bits(op);
-    if (bits && *bits > core_.max_product_bits()) return {};
+    if (bits && *bits > own().core.max_product_bits()) return {};
     return phu_algorithms_for(op);
   }
-  std::optional<int> max_product_bits() const override { return core_.max_product_bits(); }
+  std::optional<int> max_product_bits() const override { return own().core.max_product_bits(); }
   std::string_view algorithm_name(AlgorithmId) const override { return "task_parallel"; }
 
   Cost estimate(const ir::Node& op, AlgorithmId) const override {
@@ -52,10 +51,11 @@ class DevicePhuModel final : public HardwareModel {
     s.d = op.input_types.empty() ? 1 : op.input_type(0).shape.back();
     const int64_t per_product = s.n1 * s.n2;
     s.batch = per_product > 0 ? std::max<int64_t>(1, out.elements() / per_product) : 1;
-    const int bits = ir::required_bits(op).value_or(core_.max_product_bits());
-    if (bits > core_.max_product_bits()) {
+    const int bits = ir::required_bits(op).value_or(own().core.max_product_bits());
+    if (bits > own().core.max_product_bits()) {
       throw Error("internal: op '" + op.name + "' requires " + std::to_string(bits) +
-                  " bits, above the photonic core's " + std::to_string(core_.max_product_bits()));
+                  " bits, above the photonic core's " +
+                  std::to_string(own().core.max_product_bits()));
     }
     const AtBits& at = at_bits_[static_cast<size_t>(bits - 1)];
     const ProductCost p = photonic_product_cost(at.core, at.per_event, s, op.name);
@@ -73,15 +73,15 @@ class DevicePhuModel final : public HardwareModel {
     return c;
   }
 
-  double static_power_watts() const override { return static_w_; }
+  // The core's own: ring tuning and buffers draw it at any precision.
+  double static_power_watts() const override { return own().per_event.static_w; }
 
  private:
   struct AtBits {
     PhotonicCore core;
     EventEnergies per_event;
   };
-  PhotonicCore core_;
-  double static_w_;  // the core's own: ring tuning and buffers draw it at any precision
+  const AtBits& own() const { return at_bits_.back(); }  // the core at its own bits
   std::vector<AtBits> at_bits_;
 };
 

@@ -139,14 +139,6 @@ void enumerate_all(const opt::StackedGraph& stacks, Search& search) {
   }
 }
 
-double static_watts(const hw::System& system) {
-  double w = 0.0;
-  const std::vector<int> counts = sched::unit_instances(system);
-  for (size_t t = 0; t < counts.size(); ++t)
-    w += system.model(static_cast<hw::UnitType>(t)).static_power_watts() * counts[t];
-  return w;
-}
-
 // Ops grouped by kind and tensor types (the same op in every layer), largest total time of
 // the given placement first; only ops that run alone and have a candidate on another unit.
 std::vector<std::vector<ir::NodeId>> op_classes(const opt::StackedGraph& stacks,
@@ -221,7 +213,7 @@ JointResult place_jointly(const opt::StackedGraph& stacks, const opt::Partition&
     enumerate_all(stacks, search);
     r.exact = true;
   } else {
-    const double static_w = static_watts(stacks.system());
+    const double static_w = hw::static_power_watts(stacks.system());
     const opt::Placement by_time = opt::place(stacks, part, opt::Objective::time);
     seed_solved = by_time.solved;
     seed_reused = by_time.reused;
@@ -248,7 +240,8 @@ JointResult place_jointly(const opt::StackedGraph& stacks, const opt::Partition&
     improve(stacks, search);
   }
   const std::vector<Entry>& archive = search.archive();
-  if (archive.empty()) throw Error("the joint placement search found no placement that keeps its pinned ops");
+  if (archive.empty())
+    throw Error("the joint placement search found no placement that keeps its pinned ops");
   const opt::ObjectiveInfo& info = opt::objective_info(objective);
   const Entry* best = &archive.front();
   for (const Entry& e : archive) {

@@ -44,12 +44,8 @@ LowerBound lower_bound(const opt::StackedGraph& stacks) {
     b.energy_pj += least_pj;
   }
   int64_t instances = 0;
-  double static_w = 0.0;
-  const std::vector<int> counts = sched::unit_instances(system);
-  for (size_t t = 0; t < counts.size(); ++t) {
-    instances += counts[t];
-    static_w += system.model(static_cast<hw::UnitType>(t)).static_power_watts() * counts[t];
-  }
+  for (int count : sched::unit_instances(system)) instances += count;
+  const double static_w = hw::static_power_watts(system);
   const Time critical = g.size() == 0 ? Time::zero() : *std::max_element(path.begin(), path.end());
   const Time spread =
       Time::ps(work.count_ps() / std::max<int64_t>(1, instances));  // rounds down: still a bound

@@ -84,6 +84,24 @@ const Fields<PointSummary>& summary_fields() {
       {"ttft_s", &S::ttft_s},
       {"tpot_s", &S::tpot_s},
       {"energy_per_token_pj", &S::energy_per_token_pj},
+      {"requests", &S::requests, 5},
+      {"replicas", &S::replicas, 5},
+      {"dispatch", &S::dispatch, 5},
+      {"arrival_rate_per_s", &S::arrival_rate_per_s, 5},
+      {"iterations", &S::iterations, 5},
+      {"output_tokens", &S::output_tokens, 5},
+      {"ttft_p50_s", &S::ttft_p50_s, 5},
+      {"ttft_p90_s", &S::ttft_p90_s, 5},
+      {"ttft_p99_s", &S::ttft_p99_s, 5},
+      {"tpot_p50_s", &S::tpot_p50_s, 5},
+      {"tpot_p90_s", &S::tpot_p90_s, 5},
+      {"tpot_p99_s", &S::tpot_p99_s, 5},
+      {"latency_p50_s", &S::latency_p50_s, 5},
+      {"latency_p90_s", &S::latency_p90_s, 5},
+      {"latency_p99_s", &S::latency_p99_s, 5},
+      {"throughput_tokens_per_s", &S::throughput_tokens_per_s, 5},
+      {"goodput_requests_per_s", &S::goodput_requests_per_s, 5},
+      {"preemptions", &S::preemptions, 5},
   };
   return fields;
 }
@@ -141,6 +159,35 @@ const Fields<ParetoRow>& pareto_fields() {
       {"makespan_ps", &ParetoRow::makespan},
       {"energy_pj", &ParetoRow::energy_pj},
       {"origin", &ParetoRow::origin},
+  };
+  return fields;
+}
+
+const Fields<RequestRow>& request_fields() {
+  using R = RequestRow;
+  static const Fields<R> fields = {
+      {"id", &R::id},
+      {"replica", &R::replica},
+      {"prompt_tokens", &R::prompt_tokens},
+      {"output_tokens", &R::output_tokens},
+      {"arrival_ps", &R::arrival},
+      {"first_service_ps", &R::first_service},
+      {"first_token_ps", &R::first_token},
+      {"finish_ps", &R::finish},
+      {"ttft_s", &R::ttft_s},
+      {"tpot_s", &R::tpot_s},
+      {"latency_s", &R::latency_s},
+      {"preemptions", &R::preemptions},
+  };
+  return fields;
+}
+
+const Fields<ServeSample>& serve_series_fields() {
+  static const Fields<ServeSample> fields = {
+      {"replica", &ServeSample::replica},
+      {"time_ps", &ServeSample::time},
+      {"queue", &ServeSample::queue},
+      {"running", &ServeSample::running},
   };
   return fields;
 }
@@ -323,13 +370,17 @@ void write_point(hid_t points, const PointResult& point) {
   }
   // The point's own summary row types its parameters by its own values.
   ResultsFile alone;
-  alone.points.push_back(PointResult{s, {}, {}, {}, {}, {}});
+  alone.points.push_back(PointResult{s, {}, {}, {}, {}, {}, {}, {}});
   SummaryTable(parameter_columns(check_and_collect_parameters(alone), alone)).write(group.get(), {&s});
   write_rows(group.get(), "tasks", task_fields(), point.tasks);
   write_rows(group.get(), "units", unit_fields(), point.units);
   write_rows(group.get(), "energy_breakdown", energy_fields(), point.energy);
   write_rows(group.get(), "memory_profile", memory_fields(), point.memory_profile);
   if (!point.pareto.empty()) write_rows(group.get(), "pareto", pareto_fields(), point.pareto);
+  if (s.stage == "serve") {
+    write_rows(group.get(), "requests", request_fields(), point.requests);
+    write_rows(group.get(), "serve_series", serve_series_fields(), point.serve_series);
+  }
   group.close();
 }
 
@@ -386,6 +437,10 @@ PointResult read_point(hid_t points, const std::string& id, int64_t version) {
   point.energy = read_rows(group.get(), "energy_breakdown", energy_fields());
   point.memory_profile = read_rows(group.get(), "memory_profile", memory_fields());
   if (H5Lexists(group.get(), "pareto", H5P_DEFAULT) > 0) point.pareto = read_rows(group.get(), "pareto", pareto_fields());
+  if (H5Lexists(group.get(), "requests", H5P_DEFAULT) > 0) point.requests = read_rows(group.get(), "requests", request_fields());
+  if (H5Lexists(group.get(), "serve_series", H5P_DEFAULT) > 0) {
+    point.serve_series = read_rows(group.get(), "serve_series", serve_series_fields());
+  }
   return point;
 }
 

@@ -11,8 +11,10 @@
 //                     a plotting table (tools/lightcode_results.py also decodes the strings).
 //   /points/<id>/     attributes status, error, then one attribute per parameter (name ->
 //                     value, in order; int64, float64 or string by the value); compound datasets
-//                     summary (1 row, typed as /summary by this point's values), tasks, units, energy_breakdown, memory_profile, with fields
-//                     named as the members of TaskRecord, UnitRecord, EnergyRow, MemorySample
+//                     summary (1 row, typed as /summary by this point's values), tasks, units, energy_breakdown,
+//                     memory_profile (and for stage serve requests, serve_series), with fields
+//                     named as the members of TaskRecord, UnitRecord, EnergyRow, MemorySample,
+//                     RequestRow, ServeSample
 //                     (int32 members stay int32). Their strings are fixed-width UTF-8 sized to
 //                     the longest entry, NUL-padded, and large tables are chunked with
 //                     shuffle + deflate: variable-length strings made a 1000-point GPT-2 sweep
@@ -32,8 +34,10 @@ namespace lightcode::results {
 // the summary's `scheduler`; 3: the tasks' `covers` (fused kernels); 4: the summary's
 // `precision_bits`, `photonic_refused_precision`, `lower_bound`, `gap` and
 // `placement_evaluations`, and a point's optional `pareto` table (makespan_ps, energy_pj,
-// origin). Files of every earlier version are read.
-constexpr int64_t kResultsFormatVersion = 4;
+// origin); 5: stage serve's summary figures (requests .. preemptions) and a serve point's
+// `requests` (one row per request, fields of RequestRow) and `serve_series` (ServeSample)
+// tables. Files of every earlier version are read.
+constexpr int64_t kResultsFormatVersion = 5;
 
 // Writes `file` to `path` through write_output_file (sim/core/output_file.hpp): built in
 // memory, then written to a temporary beside `path`, synced and renamed over it, the parent

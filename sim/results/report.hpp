@@ -55,6 +55,32 @@ struct MemorySample {
   int64_t hbm_bytes = 0;
 };
 
+// stage serve: one request as served (sim/serve/simulator.hpp RequestRecord). Times are from the
+// start of the run; ttft/tpot/latency repeat what the times say, in seconds, for plotting.
+struct RequestRow {
+  int64_t id = 0;       // the request's row in the trace, or its order when generated
+  int32_t replica = 0;  // the replica it was dispatched to
+  int64_t prompt_tokens = 0;
+  int64_t output_tokens = 0;
+  Time arrival;
+  Time first_service;  // start of the first iteration it was part of
+  Time first_token;    // end of the iteration that produced its first output token
+  Time finish;         // end of the iteration that produced its last one
+  double ttft_s = 0.0;
+  double tpot_s = 0.0;  // (finish - first token) / (output tokens - 1); 0 for one output token
+  double latency_s = 0.0;
+  int64_t preemptions = 0;
+};
+
+// stage serve: a replica's queue (dispatched, waiting for admission) and running sequences
+// (admitted, holding KV cache) from `time` on; one sample per event that changed either.
+struct ServeSample {
+  int32_t replica = 0;
+  Time time;
+  int64_t queue = 0;
+  int64_t running = 0;
+};
+
 struct PointSummary {
   std::string id;            // "p0000" ...
   std::string status = "ok"; // ok | failed
@@ -94,7 +120,21 @@ struct PointSummary {
   int64_t new_tokens = 0;
   double ttft_s = 0.0;               // time to first token: the prefill's makespan
   double tpot_s = 0.0;               // per-token latency: mean decode-step makespan
-  double energy_per_token_pj = 0.0;  // (prefill + decode energy) / new tokens
+  double energy_per_token_pj = 0.0;  // (prefill + decode energy) / new tokens; serve: per output token
+  // stage serve (sim/serve): the run from time 0 to the last finish is the makespan; energy
+  // includes every replica's static power over it. Percentiles are nearest-rank.
+  int64_t requests = 0;
+  int64_t replicas = 0;
+  std::string dispatch;             // the dispatch policy
+  double arrival_rate_per_s = 0.0;  // generated requests: the arrival process's rate; trace: 0
+  int64_t iterations = 0;           // iterations run, all replicas
+  int64_t output_tokens = 0;
+  double ttft_p50_s = 0.0, ttft_p90_s = 0.0, ttft_p99_s = 0.0;
+  double tpot_p50_s = 0.0, tpot_p90_s = 0.0, tpot_p99_s = 0.0;
+  double latency_p50_s = 0.0, latency_p90_s = 0.0, latency_p99_s = 0.0;
+  double throughput_tokens_per_s = 0.0;  // output tokens per second of the run
+  double goodput_requests_per_s = 0.0;   // requests meeting the scenario's latency targets
+  int64_t preemptions = 0;
 };
 
 // A non-dominated (makespan, energy) placement the joint search found (`pareto: true`).
@@ -111,6 +151,8 @@ struct PointResult {
   std::vector<UnitRecord> units;
   std::vector<EnergyRow> energy;
   std::vector<MemorySample> memory_profile;
+  std::vector<RequestRow> requests;       // stage serve
+  std::vector<ServeSample> serve_series;  // stage serve, replica by replica
 };
 
 // One results file: a scenario's points.

@@ -53,6 +53,11 @@ inline constexpr Limit kPrecisionBits{"precision_bits", 24, "bits",
 inline constexpr Limit kPlacementEvaluations{"placement_evaluations", 100000, "placements",
                                              "placements one joint search expands and schedules"};
 inline constexpr Limit kTasks{"tasks", 10000000, "tasks", "tasks of one placed, expanded graph"};
+inline constexpr Limit kRequests{"requests", 10000000, "requests",
+                                 "requests of one serving point, generated or in a trace"};
+inline constexpr Limit kReplicas{"replicas", 1024, "replicas", "replicas of one serving point"};
+inline constexpr Limit kBatchSequences{"batch_sequences", 65536, "sequences",
+                                       "sequences of one serving iteration (max_batch)"};
 // Studies.
 inline constexpr Limit kAxisValues{"axis_values", 100000, "values", "values of one sweep axis"};
 inline constexpr Limit kPoints{"points", 100000, "points", "points of one scenario"};

@@ -27,7 +27,7 @@ struct DimensionInfo {
 };
 
 // Longest spellings first so "bit/s" is tried before "s".
-constexpr std::array<DimensionInfo, 14> kDimensions{{
+constexpr std::array<DimensionInfo, 15> kDimensions{{
     {"frequency", "Hz", {{{"Hz", 1.0}}}},
     {"duration", "s", {{{"s", 1.0}}}},
     {"energy", "J", {{{"J", 1.0}}}},
@@ -42,6 +42,7 @@ constexpr std::array<DimensionInfo, 14> kDimensions{{
     {"area", "m^2", {{{"m^2", 1.0}, {"m2", 1.0}}}, 2},
     {"decibel ratio", "dB", {{{"dB", 1.0}}}, 0},
     {"power level", "dBm", {{{"dBm", 1.0}}}, 0},
+    {"request rate", "req/s", {{{"req/s", 1.0}}}},
 }};
 
 struct Prefix {

@@ -22,6 +22,7 @@ enum class Dimension {
   area,            // m^2 ("um^2", "mm^2": the prefix is squared, as the unit is)
   decibel,         // dB (a ratio: insertion loss, extinction ratio); no prefixes
   power_level,     // dBm (power relative to 1 mW: detector sensitivity); no prefixes
+  request_rate,    // req/s (requests arriving per second: a serving load)
 };
 
 std::string_view dimension_name(Dimension d);

@@ -149,8 +149,9 @@ std::vector<Request> generate_requests(const GeneratorSpec& spec) {
   if (!(spec.rate_per_s > 0.0) || !std::isfinite(spec.rate_per_s))
     throw Error("arrival rate must be > 0 per second");
   if (!(spec.cv > 0.0) || !std::isfinite(spec.cv)) throw Error("arrival cv must be > 0");
-  if (spec.count < 1 || spec.count > limits::kPoints.value * 100) {
-    throw Error("request count must be 1.." + std::to_string(limits::kPoints.value * 100));
+  if (spec.count < 1 || spec.count > limits::kRequests.value) {
+    throw Error("request count must be 1.." + std::to_string(limits::kRequests.value) + " (" +
+                std::string(limits::kRequests.name) + ")");
   }
   check_length(spec.prompt, "prompt");
   check_length(spec.output, "output");

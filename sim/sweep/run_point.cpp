@@ -15,6 +15,7 @@
 #include "sim/opt/stacked_graph.hpp"
 #include "sim/sched/analytical.hpp"
 #include "sim/sched/reported_cost.hpp"
+#include "sim/sweep/run_serving.hpp"
 
 namespace lightcode::sweep {
 namespace {
@@ -175,6 +176,7 @@ bool refused_for_precision(const ir::Node& op, const hw::System& system) {
 
 PointRun run_point(const PointSpec& point, const PointOptions& options) {
   if (point.stage == "generate") return run_generation(point, options);
+  if (point.stage == "serve") return run_serving(point);
   const hw::Profile& profile = hw::profile_named(point.profile);
   const opt::Objective objective = opt::objective_named(point.objective).id;
   PointInputs inputs = point_inputs(point);

@@ -14,7 +14,9 @@
 #include "sim/core/error.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/limits.hpp"
+#include "sim/core/named_registry.hpp"
 #include "sim/core/params.hpp"
+#include "sim/serve/dispatch.hpp"
 #include "sim/sweep/tables.hpp"
 
 namespace lightcode::sweep {
@@ -22,9 +24,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kPointKeys{"model",  "traced_length", "stage",   "logits",    "precision", "sequence_length",
-                                          "new_tokens", "system",       "objective", "profile", "scheduler",
-                                          "fidelity", "pareto",  "placement_evaluations"};
+const std::vector<std::string> kPointKeys{
+    "model",         "traced_length", "stage",   "logits",   "precision",    "sequence_length",
+    "new_tokens",    "system",        "objective", "profile", "scheduler",   "fidelity",
+    "pareto",        "placement_evaluations", "replicas", "batching", "requests", "trace",
+    "arrival_rate",  "dispatch",      "dispatch_table", "dispatch_objective", "slo", "context_bucket"};
+
+// Keys whose value is a mapping or a list of mappings, read through a nested table.
+bool is_nested_key(const std::string& k) {
+  return k == "replicas" || k == "batching" || k == "requests" || k == "slo";
+}
 
 bool is_point_key(const std::string& k) {
   for (const auto& p : kPointKeys) {
@@ -152,11 +161,157 @@ std::string config_path(const ConfigNode& system, const std::string& axis, const
   return section + "." + axis;
 }
 
+// A nested table's values through `table`; without `reads`, what `read` leaves unread is an
+// error at once.
+template <class Read>
+void read_nested(const ConfigNode& value, const ParamTable& table, ConfigUsage* reads, Read&& read) {
+  ConfigUsage local;
+  ConfigUsage& usage = reads ? *reads : local;
+  const Params params(value, table, usage);
+  read(params);
+  if (!reads) check_all_read(value, table, usage, "this scenario");
+}
+
+// The registered name `params` gives for `key`, or its error at the value.
+template <class Registry>
+std::string registered_name(const Params& params, std::string_view key, const Registry& items, std::string_view what) {
+  const std::string name = params.text(key);
+  try {
+    named_in(items, name, what);
+  } catch (const Error& e) {
+    params.at(key).fail(e.what());
+  }
+  return name;
+}
+
+// A length distribution: the keys its distribution reads, each required there.
+serve::LengthSpec read_length(const Params& p) {
+  serve::LengthSpec l;
+  l.distribution = registered_name(p, "distribution", serve::length_distributions(), "length distribution");
+  const auto need = [&](std::string_view key) -> int64_t {
+    const std::optional<int64_t> v = p.count_if(key);
+    if (!v) p.node().fail("distribution " + l.distribution + " needs `" + std::string(key) + "`");
+    return *v;
+  };
+  const auto need_real = [&](std::string_view key) -> double {
+    if (!p.has(key)) p.node().fail("distribution " + l.distribution + " needs `" + std::string(key) + "`");
+    return p.real(key);
+  };
+  if (l.distribution == "fixed") {
+    l.value = need("value");
+    return l;
+  }
+  l.min = need("min");
+  l.max = need("max");
+  if (l.max < l.min) p.at("max").fail("max " + std::to_string(l.max) + " is below min " + std::to_string(l.min));
+  if (l.distribution == "lognormal") {
+    l.median = need_real("median");
+    l.sigma = need_real("sigma");
+    if (l.sigma < 0.0) p.at("sigma").fail("sigma must be >= 0");
+  }
+  return l;
+}
+
+// The batching keys a mapping sets (the scenario's batching table, or a replica's own).
+void read_batching_keys(const Params& p, std::optional<std::string>& policy, std::optional<int64_t>& max_batch,
+                        std::optional<int64_t>& token_budget, std::optional<Time>& timeout) {
+  if (p.has("policy") || p.table().find("policy")->presence == Presence::defaulted) {
+    policy = registered_name(p, "policy", serve::batching_policies(), "batching policy");
+  }
+  if (const auto v = p.count_if("max_batch")) max_batch = *v;
+  if (const auto v = p.count_if("token_budget")) token_budget = *v;
+  if (const auto v = p.quantity_if("timeout")) timeout = Time::from_seconds(*v);
+}
+
+void set_serve_field(ServePoint& serve, const std::string& key, const ConfigNode& value, const std::string& dir,
+                     ConfigUsage* reads) {
+  if (key == "replicas") {
+    if (!value.is_list() || value.size() == 0) value.fail("`replicas` is a list of at least one {system: <file>}");
+    if (static_cast<int64_t>(value.size()) > limits::kReplicas.value) {
+      value.fail(std::to_string(value.size()) + " replicas, above the limit of " +
+                 std::to_string(limits::kReplicas.value) + " (" + std::string(limits::kReplicas.name) + ")");
+    }
+    serve.replicas.clear();
+    for (size_t i = 0; i < value.size(); ++i) {
+      read_nested(value[i], serve_replica_table(), reads, [&](const Params& p) {
+        ServeReplica r;
+        r.system = resolve_path(p.text("system"), dir);
+        std::error_code ec;
+        if (!fs::exists(r.system, ec)) p.at("system").fail("system file '" + r.system + "' does not exist");
+        read_batching_keys(p, r.policy, r.max_batch, r.token_budget, r.timeout);
+        serve.replicas.push_back(std::move(r));
+      });
+    }
+  } else if (key == "batching") {
+    read_nested(value, serve_batching_table(), reads, [&](const Params& p) {
+      std::optional<std::string> policy;
+      std::optional<int64_t> max_batch, token_budget;
+      std::optional<Time> timeout;
+      read_batching_keys(p, policy, max_batch, token_budget, timeout);
+      serve.batching = serve::BatchingSpec{*policy, *max_batch, *timeout, *token_budget};
+    });
+  } else if (key == "requests") {
+    read_nested(value, serve_requests_table(), reads, [&](const Params& p) {
+      serve::GeneratorSpec& g = serve.generator;
+      serve.generated = true;
+      g.count = p.count("count");
+      g.arrival = registered_name(p, "arrival", serve::arrival_processes(), "arrival process");
+      if (g.arrival == "gamma") {
+        if (!p.has("cv")) p.node().fail("arrival gamma needs `cv`, the gaps' coefficient of variation");
+        g.cv = p.real("cv");
+      }
+      g.seed = static_cast<uint64_t>(p.integer("seed"));
+      g.prompt = read_length(*p.table_if("prompt"));
+      g.output = read_length(*p.table_if("output"));
+    });
+  } else if (key == "trace") {
+    serve.trace = resolve_path(value.as_string(), dir);
+    std::error_code ec;
+    if (!fs::exists(serve.trace, ec)) value.fail("trace file '" + serve.trace + "' does not exist");
+  } else if (key == "arrival_rate") {
+    serve.arrival_rate_per_s = parse_quantity(value.as_string(), Dimension::request_rate);
+  } else if (key == "dispatch") {
+    serve.dispatch = value.as_string();
+    try {
+      named_in(serve::dispatch_policies(), serve.dispatch, "dispatch policy");
+    } catch (const Error& e) {
+      value.fail(e.what());
+    }
+  } else if (key == "dispatch_table") {
+    serve.dispatch_table = resolve_path(value.as_string(), dir);
+    std::error_code ec;
+    if (!fs::exists(serve.dispatch_table, ec)) value.fail("dispatch table '" + serve.dispatch_table + "' does not exist");
+  } else if (key == "dispatch_objective") {
+    serve.dispatch_objective = registered(value, [](const std::string& n) { opt::objective_named(n); });
+  } else if (key == "slo") {
+    read_nested(value, serve_slo_table(), reads, [&](const Params& p) {
+      if (const auto t = p.quantity_if("ttft")) serve.slo_ttft = Time::from_seconds(*t);
+      if (const auto t = p.quantity_if("tpot")) serve.slo_tpot = Time::from_seconds(*t);
+    });
+  } else if (key == "context_bucket") {
+    serve.context_bucket = value.as_int();
+  }
+}
+
 }  // namespace
 
+serve::BatchingSpec ServePoint::batching_of(size_t replica) const {
+  serve::BatchingSpec b = batching;
+  const ServeReplica& r = replicas.at(replica);
+  if (r.policy) b.policy = *r.policy;
+  if (r.max_batch) b.max_batch = *r.max_batch;
+  if (r.token_budget) b.token_budget = *r.token_budget;
+  if (r.timeout) b.timeout = *r.timeout;
+  return b;
+}
+
 void set_point_field(PointSpec& point, const std::string& key, const ConfigNode& value,
-                     const std::string& scenario_dir) {
+                     const std::string& scenario_dir, ConfigUsage* nested_reads) {
   if (!is_point_key(key)) value.fail("'" + key + "' is not a scenario field");
+  if (is_nested_key(key)) {
+    set_serve_field(point.serve, key, value, scenario_dir, nested_reads);
+    return;
+  }
   check_value(*scenario_table().find(key), value);  // type, bounds and choices: the table's
   if (key == "model") {
     const std::string m = value.as_string();
@@ -191,6 +346,8 @@ void set_point_field(PointSpec& point, const std::string& key, const ConfigNode&
     point.pareto = value.as_bool();
   } else if (key == "placement_evaluations") {
     point.placement_evaluations = value.as_int();
+  } else {
+    set_serve_field(point.serve, key, value, scenario_dir, nested_reads);
   }
 }
 
@@ -252,11 +409,37 @@ void check_values_read(const ConfigNode& root, const std::vector<std::vector<Axi
   std::string reader = "this scenario";
   for (const std::string& key : root.keys()) {
     if (is_point_key(key) && !usage.was_read(root.at(key))) {
-      reader = "this scenario (no point has " + read_only_with(key) + ")";
+      bool swept = false;
+      for (const auto& group : groups) {
+        for (const Axis& a : group) swept = swept || a.name == key;
+      }
+      reader = swept ? "this scenario (every point takes '" + key + "' from the sweep axis)"
+                     : "this scenario (no point has " + read_only_with(key) + ")";
       break;
     }
   }
   check_all_read(root, scenario_table(), usage, reader);
+}
+
+// What a serve point needs: replicas, and requests from a trace or generated at a rate; the
+// dispatch table when it dispatches by prompt length. It times iterations analytically.
+void check_serve_point(PointSpec& p, const ConfigNode& root) {
+  const ServePoint& s = p.serve;
+  if (frontend::is_graph_file(p.model)) {
+    root.fail("stage serve builds each iteration's batch from a built-in model, not a TVM graph file ('" + p.model + "')");
+  }
+  if (s.replicas.empty()) root.fail("stage serve needs `replicas` (a list of {system: <file>})");
+  if (s.trace.empty() == !s.generated) {
+    root.fail("stage serve takes its requests from `requests` (generated, with `arrival_rate`) or from a `trace` "
+              "file: give one of them");
+  }
+  if (s.generated && !(s.arrival_rate_per_s > 0.0)) {
+    root.fail("point " + p.id + ": stage serve with generated requests needs `arrival_rate` (e.g. \"20 req/s\")");
+  }
+  if (s.dispatch == "prompt_length" && s.dispatch_table.empty()) {
+    root.fail("point " + p.id + ": dispatch prompt_length needs `dispatch_table` (a `lightcode crossover` table)");
+  }
+  p.fidelity = "analytical";
 }
 
 }  // namespace
@@ -280,7 +463,7 @@ Scenario parse_scenario(std::string_view text, const std::string& path, const st
   std::vector<std::pair<std::string, ConfigNode>> file_values;
   for (const std::string& key : kPointKeys) {
     if (const auto value = root.find(key)) {
-      set_point_field(base, key, *value, dir);
+      set_point_field(base, key, *value, dir, &usage);
       file_values.emplace_back(key, *value);
     } else if (const Param& p = *scenario_table().find(key); p.presence == Presence::defaulted) {
       set_point_field(base, key, ConfigNode::parse(p.default_text, "the default of scenario key " + key), dir);
@@ -352,8 +535,12 @@ Scenario parse_scenario(std::string_view text, const std::string& path, const st
     while (g > 0 && ++index[g - 1] == groups[g - 1][0].values.size()) index[--g] = 0;
     if (g == 0) break;
   }
-  for (const PointSpec& p : s.points) {
+  for (PointSpec& p : s.points) {
     if (p.model.empty()) root.fail("missing key 'model' (a built-in model name or a TVM graph file)");
+    if (p.stage == "serve") {
+      check_serve_point(p, root);
+      continue;
+    }
     if (p.system.empty()) root.fail("missing key 'system' (a configs/systems/*.yaml file)");
     if (p.sequence_length == 0) root.fail("missing key 'sequence_length'");
     if (p.stage == "generate" && p.new_tokens == 0) root.fail("stage generate needs `new_tokens`");

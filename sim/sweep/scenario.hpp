@@ -3,7 +3,7 @@
 //   name: seed_table
 //   model: gpt2                      built-in name, or a TVM graph JSON path (relative to the
 //                                    scenario file); `traced_length: 5` overrides detection
-//   stage: prefill                   prefill | decode | generate
+//   stage: prefill                   prefill | decode | generate | serve
 //   sequence_length: 150             prefill tokens; the KV-cache length for decode; the
 //                                    prompt length for generate
 //   new_tokens: 32                   generate: tokens produced after the prompt
@@ -21,6 +21,15 @@
 //     zip:                           axes that advance together (equal lengths)
 //       phu.cores: [1, 2, 4]
 //       phu.multiplex: [64, 32, 16]
+// Stage serve (a request stream on replicas; sim/serve) reads instead of system and
+// sequence_length:
+//   replicas: [{system: a.yaml}, {system: b.yaml, max_batch: 16}]
+//   batching: {policy: continuous, max_batch: 32, token_budget: 512}
+//   requests: {count: 2000, arrival: poisson, seed: 1,
+//              prompt: {distribution: lognormal, median: 256, sigma: 1, min: 8, max: 2048},
+//              output: {distribution: uniform, min: 16, max: 256}}     (or trace: file.csv)
+//   arrival_rate: 20 req/s           dispatch: prompt_length      dispatch_table: xo.yaml
+//   slo: {ttft: 1 s, tpot: 100 ms}   context_bucket: 0
 // Ranges are inclusive; `factor` makes them geometric. The keys are declared in
 // sim/sweep/tables.hpp (scenario_table, sweep_range_table). Unknown keys, unknown axis paths,
 // empty axes, zip axes of different lengths and values no point reads (new_tokens without a
@@ -34,8 +43,38 @@
 #include <vector>
 
 #include "sim/core/config.hpp"
+#include "sim/core/params.hpp"
+#include "sim/core/quantity.hpp"
+#include "sim/serve/batching.hpp"
+#include "sim/serve/requests.hpp"
 
 namespace lightcode::sweep {
+
+// A serve point's replica: its system file and the batching keys it sets itself.
+struct ServeReplica {
+  std::string system;
+  std::optional<std::string> policy;
+  std::optional<int64_t> max_batch, token_budget;
+  std::optional<Time> timeout;
+};
+
+// What a serve point reads (stage serve); empty for other stages.
+struct ServePoint {
+  std::vector<ServeReplica> replicas;
+  serve::BatchingSpec batching;     // the scenario's; a replica's own keys override it
+  bool generated = false;           // `requests` given: generated at arrival_rate_per_s
+  serve::GeneratorSpec generator;   // its rate is arrival_rate_per_s (a sweepable key)
+  double arrival_rate_per_s = 0.0;
+  std::string trace;                // a CSV trace instead, "" for generated requests
+  std::string dispatch = "round_robin";
+  std::string dispatch_table;       // prompt_length: the crossover's dispatch table
+  std::string dispatch_objective;   // "" = the point's objective
+  Time slo_ttft = Time::max(), slo_tpot = Time::max();
+  int64_t context_bucket = 0;
+
+  // Replica i's batching: the scenario's, with the replica's own keys.
+  serve::BatchingSpec batching_of(size_t replica) const;
+};
 
 // One simulation point, fully resolved (paths absolute or relative to the working directory).
 struct PointSpec {
@@ -56,6 +95,7 @@ struct PointSpec {
   std::string fidelity = "event";
   bool pareto = false;                 // write the joint search's Pareto front
   int64_t placement_evaluations = 64;  // the joint search's budget (sim/joint)
+  ServePoint serve;                    // stage serve
 };
 
 struct Scenario {
@@ -73,9 +113,11 @@ Scenario load_scenario(const std::string& path);
 // The same from text: `path` names it in errors, relative paths resolve against `dir`.
 Scenario parse_scenario(std::string_view text, const std::string& path, const std::string& dir);
 // Resolves `value` of scenario key `key` as the point field, validating it against the
-// scenario table and the registries (crossover scenarios and tests use this too).
+// scenario table and the registries (crossover scenarios and tests use this too). The values
+// a nested table's reader reads (stage serve's tables) are recorded in `nested_reads` when
+// given; without it, a nested key nothing reads is an error here.
 void set_point_field(PointSpec& point, const std::string& key, const ConfigNode& value,
-                     const std::string& scenario_dir);
+                     const std::string& scenario_dir, ConfigUsage* nested_reads = nullptr);
 // The point's system config with its overrides applied.
 ConfigNode system_config(const PointSpec& point);
 

@@ -55,10 +55,10 @@ const ParamTable& scenario_table() {
               "a sweep axis"),
           Param::count("traced_length", limits::kSequenceLength)
               .doc("TVM graph files only: the length the graph was traced at (default: detected)"),
-          Param::choice("stage", {"prefill", "decode", "generate"})
+          Param::choice("stage", {"prefill", "decode", "generate", "serve"})
               .fallback("prefill")
-              .doc("prefill a prompt, decode one token against a KV cache, or generate new_tokens "
-                   "after a prompt"),
+              .doc("prefill a prompt, decode one token against a KV cache, generate new_tokens "
+                   "after a prompt, or serve a stream of requests on replicas (sim/serve)"),
           Param::choice("logits", {"last", "all"})
               .doc("built-in models only: project the last prompt token's hidden state to logits "
                    "(what generation needs), or every token's (TVM's traced graph); default: last, "
@@ -93,10 +93,128 @@ const ParamTable& scenario_table() {
               .doc("placements the joint search expands, schedules and charges at most, seeds "
                    "first (profiles that place with the schedule; small graphs are searched "
                    "exhaustively whatever the budget)"),
+          Param::tables("replicas", serve_replica_table())
+              .doc("stage serve only, required there: the device groups serving the requests, "
+                   "each a system file and, optionally, its own batching keys"),
+          Param::table("batching", serve_batching_table())
+              .doc("stage serve only: how every replica batches (a replica's own keys override "
+                   "these)"),
+          Param::table("requests", serve_requests_table())
+              .doc("stage serve only: generated requests (the arrival process, lengths, count, "
+                   "seed); or give `trace`"),
+          Param::text("trace").doc(
+              "stage serve only: a CSV of requests (arrival_s, prompt_tokens, output_tokens), "
+              "instead of `requests`"),
+          Param::quantity("arrival_rate", Dimension::request_rate)
+              .positive()
+              .doc("stage serve with generated requests, required there: requests per second "
+                   "(\"20 req/s\")"),
+          Param::text("dispatch").fallback("round_robin").doc(
+              "stage serve only: a registered dispatch policy (round_robin, "
+              "least_outstanding_tokens, prompt_length)"),
+          Param::text("dispatch_table").doc(
+              "dispatch prompt_length only, required there: the YAML or JSON dispatch table "
+              "`lightcode crossover` wrote; its systems are the replicas' (by name)"),
+          Param::text("dispatch_objective").doc(
+              "dispatch prompt_length only: which of the table's objectives routes; default: "
+              "the scenario's objective"),
+          Param::table("slo", serve_slo_table())
+              .doc("stage serve only: latency targets; a request meeting both counts towards "
+                   "goodput (absent: every request does)"),
+          Param::integer("context_bucket")
+              .fallback("0")
+              .doc("stage serve only: build each iteration with contexts rounded up to a "
+                   "multiple of this many tokens, so one graph serves many (0: exact)"),
           Param::named("sweep", nullptr)
               .doc("axes, the first outermost: a key above, or `<unit>.<key>[.<key>...]` of the "
                    "point's system, -> a list of values or a range "
                    "([scenario.range](#scenario.range)); `zip:` holds axes that advance together"),
+      }};
+  return table;
+}
+
+const ParamTable& serve_batching_table() {
+  static const ParamTable table{
+      "scenario.batching",
+      "How a replica forms its iterations (sim/serve/batching.hpp).",
+      {
+          Param::text("policy").fallback("continuous").doc(
+              "a registered batching policy: continuous (iteration-level, chunked prefill) or "
+              "static (whole batches)"),
+          Param::count("max_batch", limits::kBatchSequences)
+              .fallback("32")
+              .doc("sequences in one iteration at most"),
+          Param::count("token_budget", limits::kSequenceLength)
+              .fallback("512")
+              .doc("continuous: new tokens in one iteration at most; a longer prompt is "
+                   "prefilled in chunks"),
+          Param::quantity("timeout", Dimension::duration)
+              .fallback("0 s")
+              .doc("static: how long the oldest request waits for a full batch"),
+      }};
+  return table;
+}
+
+const ParamTable& serve_replica_table() {
+  // A replica's own batching keys are the batching table's, without defaults: what it does
+  // not set comes from the scenario's `batching`.
+  static const ParamTable table = [] {
+    ParamTable t{"scenario.replica",
+                 "One replica: a device group serving requests, with its own batching keys "
+                 "([scenario.batching](#scenario.batching)) where it differs.",
+                 {Param::text("system").required().doc("a configs/systems/*.yaml file")}};
+    for (Param p : serve_batching_table().params) {
+      p.presence = Presence::optional;
+      p.default_text.clear();
+      t.params.push_back(std::move(p));
+    }
+    return t;
+  }();
+  return table;
+}
+
+const ParamTable& serve_length_table() {
+  static const ParamTable table{
+      "scenario.length",
+      "A token-count distribution for generated requests (sim/serve/requests.hpp): fixed "
+      "reads `value`, uniform `min` and `max`, lognormal `median`, `sigma`, `min` and `max`.",
+      {
+          Param::text("distribution").required().doc("fixed, uniform or lognormal"),
+          Param::count("value", limits::kSequenceLength).doc("fixed: the length"),
+          Param::count("min", limits::kSequenceLength).doc("uniform, lognormal: the shortest"),
+          Param::count("max", limits::kSequenceLength).doc("uniform, lognormal: the longest"),
+          Param::real("median").positive().doc("lognormal: the median length"),
+          Param::real("sigma").doc("lognormal: the standard deviation of the length's log"),
+      }};
+  return table;
+}
+
+const ParamTable& serve_requests_table() {
+  static const ParamTable table{
+      "scenario.requests",
+      "Generated requests: arrivals at `arrival_rate` (a scenario key, so that it can be swept) "
+      "from a registered process, lengths from distributions, one random stream per seed.",
+      {
+          Param::count("count", limits::kRequests).required().doc("requests generated"),
+          Param::text("arrival").fallback("poisson").doc(
+              "a registered arrival process: poisson, or gamma (with `cv`)"),
+          Param::real("cv").positive().doc(
+              "gamma: the coefficient of variation of the gaps between arrivals (1: Poisson)"),
+          Param::table("prompt", serve_length_table()).required().doc("prompt tokens"),
+          Param::table("output", serve_length_table()).required().doc("tokens to generate"),
+          Param::integer("seed").fallback("0").doc("the random stream's seed"),
+      }};
+  return table;
+}
+
+const ParamTable& serve_slo_table() {
+  static const ParamTable table{
+      "scenario.slo",
+      "Latency targets for goodput: a request meets them when its time to first token and its "
+      "time per output token are both within them.",
+      {
+          Param::quantity("ttft", Dimension::duration).positive().doc("time to first token at most"),
+          Param::quantity("tpot", Dimension::duration).positive().doc("time per output token at most"),
       }};
   return table;
 }
@@ -164,7 +282,33 @@ bool system_models_precision(const PointSpec& point) {
 
 }  // namespace
 
+namespace {
+// Keys only a serve point reads, and keys no serve point reads.
+bool serve_only(std::string_view key) {
+  for (const char* k : {"replicas", "batching", "requests", "trace", "arrival_rate", "dispatch", "dispatch_table",
+                        "dispatch_objective", "slo", "context_bucket"}) {
+    if (key == k) return true;
+  }
+  return false;
+}
+bool not_serve(std::string_view key) {
+  for (const char* k : {"system", "sequence_length", "traced_length", "logits", "precision", "pareto", "fidelity"}) {
+    if (key == k) return true;
+  }
+  return false;
+}
+}  // namespace
+
 bool scenario_key_read(const PointSpec& point, std::string_view key) {
+  const bool serve = point.stage == "serve";
+  if (serve_only(key)) {
+    if (!serve) return false;
+    if (key == "requests" || key == "arrival_rate") return point.serve.trace.empty();
+    if (key == "trace") return !point.serve.trace.empty();
+    if (key == "dispatch_table" || key == "dispatch_objective") return point.serve.dispatch == "prompt_length";
+    return true;
+  }
+  if (serve && not_serve(key)) return false;
   if (key == "pareto" || key == "placement_evaluations") return hw::profile_named(point.profile).places_with_schedule();
   if (key == "precision") return system_models_precision(point);
   if (key == "traced_length") return frontend::is_graph_file(point.model);
@@ -174,6 +318,13 @@ bool scenario_key_read(const PointSpec& point, std::string_view key) {
 }
 
 std::string read_only_with(std::string_view key) {
+  if (key == "requests" || key == "arrival_rate") return "stage: serve and generated requests (no `trace`)";
+  if (key == "dispatch_table" || key == "dispatch_objective") return "stage: serve and dispatch: prompt_length";
+  if (serve_only(key)) return "stage: serve";
+  if (key == "fidelity") return "a stage other than serve (serve times its iterations analytically)";
+  if (not_serve(key) && key != "traced_length" && key != "logits" && key != "precision" && key != "pareto") {
+    return "a stage other than serve (serve reads the replicas' systems and the requests' lengths)";
+  }
   if (key == "traced_length") return "a TVM graph file for model";
   if (key == "new_tokens") return "stage: generate";
   if (key == "logits") return "a built-in model";

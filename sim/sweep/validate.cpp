@@ -8,6 +8,8 @@
 #include "frontend/tvm/tvm_import.hpp"
 #include "hw_models/system.hpp"
 #include "sim/core/error.hpp"
+#include "sim/serve/requests.hpp"
+#include "sim/sweep/dispatch_table.hpp"
 
 namespace lightcode::sweep {
 namespace {
@@ -43,9 +45,25 @@ void validate_point_inputs(const std::vector<PointSpec>& points) {
       if (problems_seen.insert(e.what()).second) problems.push_back(e.what());
     }
   };
+  std::set<std::string> files_seen;
   for (const PointSpec& p : points) {
-    if (systems_seen.insert(system_key(p)).second) attempt([&] { check_system(p); });
     if (models_seen.insert(p.model).second) attempt([&] { check_model(p); });
+    if (p.stage != "serve") {
+      if (systems_seen.insert(system_key(p)).second) attempt([&] { check_system(p); });
+      continue;
+    }
+    // A serve point's inputs: every replica's system, its trace and its dispatch table.
+    for (const ServeReplica& r : p.serve.replicas) {
+      if (systems_seen.insert(p.profile + "\n" + r.system).second) {
+        attempt([&] { hw::System::load(r.system, hw::profile_named(p.profile)); });
+      }
+    }
+    if (!p.serve.trace.empty() && files_seen.insert(p.serve.trace).second) {
+      attempt([&] { serve::load_request_trace(p.serve.trace); });
+    }
+    if (p.serve.dispatch == "prompt_length" && files_seen.insert(p.serve.dispatch_table).second) {
+      attempt([&] { load_dispatch_table(p.serve.dispatch_table); });
+    }
   }
   if (problems.empty()) return;
   if (problems.size() == 1) throw Error(problems.front());

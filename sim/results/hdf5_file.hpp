@@ -32,8 +32,9 @@ namespace lightcode::results {
 // the summary's `scheduler`; 3: the tasks' `covers` (fused kernels); 4: the summary's
 // `precision_bits`, `photonic_refused_precision`, `lower_bound`, `gap` and
 // `placement_evaluations`, and a point's optional `pareto` table (makespan_ps, energy_pj,
-// origin). Files of every earlier version are read.
-constexpr int64_t kResultsFormatVersion = 4;
+// origin); 5: the tasks' `step` (stage generate: 0 = prefill, t = decode step t). Files of
+// every earlier version are read.
+constexpr int64_t kResultsFormatVersion = 5;
 
 // Writes `file` to `path` through write_output_file (sim/core/output_file.hpp): built in
 // memory, then written to a temporary beside `path`, synced and renamed over it, the parent

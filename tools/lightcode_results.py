@@ -18,7 +18,9 @@ system file, "system" the system's name). Parameter columns are numeric where th
 stores numbers:
 
   format_version 2+  as stored: int64, float64 (NaN where a point lacks the parameter) or str
-                     (3 adds the tasks' `covers`: a fused kernel's ir nodes)
+                     (3 adds the tasks' `covers`: a fused kernel's ir nodes; 5 the tasks'
+                     `step`: 0 = prefill, t = decode step t of a stage generate point, whose
+                     tasks table holds every step at absolute times)
   format_version 1   every parameter is a string in the file; a column becomes int64 when
                      every value is an integer, float64 when every non-empty value is a
                      number (empty, i.e. missing, gives NaN, as version 2 stores it), else

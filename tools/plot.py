@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Plot a LightCode results file (HDF5, written by `lightcode run` / `sweep` / `merge`, format
-version 1 or 2) or a crossover dispatch table (JSON, written by `lightcode crossover`).
+version 1 to 5) or a crossover dispatch table (JSON, written by `lightcode crossover`).
 
 From a results file (.h5) it draws, by what the file contains (a plot whose data is absent
 is skipped with a one-line note):
@@ -18,6 +18,8 @@ is skipped with a one-line note):
                            crossing point is interpolated (drawn when >= 2 systems share >= 3
                            sequence lengths)
   gantt_<id>.png           one point's schedule: one track per hardware unit, coloured by op
+                           (a generate point: every step, a dashed line where each decode
+                           step starts)
   energy_<id>.png          that point's energy breakdown: stacked bars by hardware/category
   pareto.png               the joint placement search's non-dominated placements, energy vs
                            makespan, for each point that has a /points/<id>/pareto table
@@ -498,7 +500,7 @@ def plot_gantt(f, pid, out_dir, written):
     if not isinstance(ds, h5py.Dataset) or not ds.dtype.names:
         note("%s: no /points/%s/tasks" % (name, pid))
         return
-    need = ["hardware", "unit", "start_ps", "end_ps", "op"]
+    need = ["hardware", "unit", "start_ps", "end_ps", "op", "step"]
     if any(n not in ds.dtype.names for n in ("start_ps", "end_ps")):
         note("%s: tasks lack start_ps/end_ps" % name)
         return
@@ -538,6 +540,16 @@ def plot_gantt(f, pid, out_dir, written):
     for (ti, kind), segs in bars.items():
         ax.broken_barh(merge_segments(segs, min_w * scale), (ti - 0.4, 0.8),
                        facecolors=colour.get(kind, other), edgecolor="none")
+    # A generate point's steps (format 5: 0 = prefill, t = decode step t) follow each other:
+    # a dashed line where each decode step starts.
+    if cols["step"] is not None and len(start) and int(np.max(cols["step"])) > 0:
+        step = cols["step"].tolist()
+        first = {}
+        for i in range(n):
+            first[step[i]] = min(first.get(step[i], start[i]), start[i])
+        for k, at in sorted(first.items()):
+            if k > 0:
+                ax.axvline(at * scale, color="0.3", linestyle="--", linewidth=0.6)
     ax.set_yticks(range(len(tracks)))
     ax.set_yticklabels(["%s %s" % (h, u) for h, u in tracks])
     ax.set_ylim(-0.6, len(tracks) - 0.4)

@@ -2,7 +2,9 @@
 // What the event engine measured, as plain data: the timeline, per link channel statistics,
 // memory occupancy over time and, when asked, every transfer's timing. The engine's own types,
 // so that it depends on no layer above it; sim/sweep turns them into report rows (results).
-// Times are Time (integer picoseconds); energies are picojoules.
+// Times are Time (integer picoseconds); energies are picojoules. A result is one task graph's
+// (one iteration of a stream, engine.hpp): its times count from `start`, the absolute
+// simulated time the graph began (0 for simulate()), and its statistics are its own.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,7 +14,7 @@
 
 namespace lightcode::engine {
 
-// One direction of a link, over the whole run.
+// One direction of a link, over one graph's run.
 struct ChannelStats {
   std::string name;          // "sram->cpu"
   Time busy;                 // sum of the occupancies of the transfers it carried
@@ -39,13 +41,14 @@ struct TransferRecord {
 };
 
 struct EventResult {
+  Time start;                                      // absolute; every other time is relative to it
   sched::Schedule schedule;
   std::vector<ChannelStats> links;                 // one per channel
   std::vector<MemorySample> memory;                // occupancy after every change
   std::vector<TransferRecord> transfers;
-  std::vector<double> static_energy_pj;            // per unit type, all instances
+  std::vector<double> static_energy_pj;            // per unit type, all instances, over the makespan
   std::vector<Time> conversion;                    // per unit type: conversion-bound busy time
-  double elaborate_seconds = 0.0;  // wall time building the modules (informational)
+  double elaborate_seconds = 0.0;  // wall time building the modules; 0 after a stream's first graph
   double run_seconds = 0.0;        // wall time of the kernel run, sc_start (informational)
   int64_t sram_spills = 0;
   int64_t sram_peak_bytes = 0;

@@ -197,14 +197,20 @@ std::string format_seed_table(const std::vector<PointSummary>& points) {
       if (name != "system" && name != "sequence_length" && name != "objective") add_unique(swept, name);
     }
   }
+  // Generation's own figures follow when a point generates (stage generate), "-" elsewhere.
+  bool generation = false;
+  for (const PointSummary& p : points) generation = generation || p.new_tokens > 0;
   std::vector<Align> align{Align::left, Align::right, Align::left};
   align.insert(align.end(), swept.size(), Align::right);
-  align.insert(align.end(), 5, Align::right);
+  align.insert(align.end(), generation ? 8 : 5, Align::right);
   TextTable table(align);
   std::vector<std::string> heading{"Hardware", "moc_sequence_length[tok]", "objective"};
   heading.insert(heading.end(), swept.begin(), swept.end());
   for (const char* h : {"Makespan[s]", "num_nodes", "total_energy[pj]", "num_photonic", "posiable_photonic"}) {
     heading.push_back(h);
+  }
+  if (generation) {
+    for (const char* h : {"TTFT[s]", "TPOT[s]", "energy_per_token[pj]"}) heading.push_back(h);
   }
   table.add(heading);
   for (const PointSummary& p : points) {
@@ -224,6 +230,12 @@ std::string format_seed_table(const std::vector<PointSummary>& points) {
     for (std::string cell : {fixed(p.makespan_s, 5), std::to_string(p.nodes), fixed(p.energy_pj, 1),
                              std::to_string(p.photonic_selected), std::to_string(p.photonic_possible)}) {
       row.push_back(std::move(cell));
+    }
+    if (generation) {
+      const bool generates = p.new_tokens > 0;
+      row.push_back(generates ? fixed(p.ttft_s, 6) : "-");
+      row.push_back(generates ? fixed(p.tpot_s, 6) : "-");
+      row.push_back(generates ? fixed(p.energy_per_token_pj, 1) : "-");
     }
     table.add(row);
   }
@@ -256,6 +268,11 @@ std::string format_point_details(const PointResult& point) {
     out << ", analytical " << format_seconds(s.analytical_makespan, 9) << " s";
   }
   out << ", energy " << fixed(s.energy_pj, 1) << " pJ\n";
+  if (s.new_tokens > 0) {
+    out << "  generation: " << s.new_tokens << " tokens, time to first token " << fixed(s.ttft_s, 9)
+        << " s, time per output token " << fixed(s.tpot_s, 9) << " s, energy per token "
+        << fixed(s.energy_per_token_pj, 1) << " pJ\n";
+  }
   out << "  nodes " << s.nodes << ", photonic " << s.photonic_selected << " of "
       << s.photonic_possible << " possible\n";
   if (s.precision_bits != 0) out << "  precision " << s.precision_bits << " bits on every matrix product\n";

@@ -4,9 +4,12 @@
 // original's "Raw sim results" table (Makespan[s] with 5 decimals, total_energy[pj] with 1),
 // and, after Hardware and moc_sequence_length, the objective and one column per swept
 // parameter other than those (phu.cores, ...; "-" where a point lacks it); space-aligned,
-// numbers right-aligned; a failed point shows "failed: <error>" in place of its figures; below
-// the table a note per point whose products a photonic unit refused for their precision.
-// format_point_details: one point's headline figures, parameters, subgraph reuse,
+// numbers right-aligned; a failed point shows "failed: <error>" in place of its figures; when
+// a point generates (stage generate), TTFT[s], TPOT[s] (time per output token, 6 decimals) and
+// energy_per_token[pj] follow ("-" for other points); below the table a note per point whose
+// products a photonic unit refused for their precision.
+// format_point_details: one point's headline figures (with a generation's TTFT, time per
+// output token and energy per token), parameters, subgraph reuse,
 // energy by hardware and category (pJ), and per unit or link channel: busy time (s),
 // utilisation (%), tasks, energy and static energy (pJ), link bytes and queueing (s), PHU
 // conversion-bound time (s).

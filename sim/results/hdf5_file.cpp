@@ -113,7 +113,7 @@ const Fields<TaskRecord>& task_fields() {
       {"hardware", &T::hardware}, {"unit", &T::unit},     {"node", &T::node},
       {"subgraph", &T::subgraph}, {"start_ps", &T::start}, {"end_ps", &T::end},
       {"energy_pj", &T::energy_pj}, {"inputs", &T::inputs}, {"outputs", &T::outputs},
-      {"covers", &T::covers, 3},
+      {"covers", &T::covers, 3},  {"step", &T::step, 5},
   };
   return fields;
 }

@@ -34,9 +34,10 @@ namespace lightcode::results {
 // the summary's `scheduler`; 3: the tasks' `covers` (fused kernels); 4: the summary's
 // `precision_bits`, `photonic_refused_precision`, `lower_bound`, `gap` and
 // `placement_evaluations`, and a point's optional `pareto` table (makespan_ps, energy_pj,
-// origin); 5: stage serve's summary figures (requests .. preemptions) and a serve point's
-// `requests` (one row per request, fields of RequestRow) and `serve_series` (ServeSample)
-// tables. Files of every earlier version are read.
+// origin); 5: the tasks' `step` (stage generate: 0 = prefill, t = decode step t), stage
+// serve's summary figures (requests .. preemptions) and a serve point's `requests` (one row
+// per request, fields of RequestRow) and `serve_series` (ServeSample) tables. Files of every
+// earlier version are read.
 constexpr int64_t kResultsFormatVersion = 5;
 
 // Writes `file` to `path` through write_output_file (sim/core/output_file.hpp): built in

@@ -27,6 +27,7 @@ struct TaskRecord {
   std::string inputs;        // producer task ids, comma-separated
   std::string outputs;       // shapes of its outputs, e.g. "[1, 150, 768]"
   std::string covers;        // a fused kernel's ir nodes, comma-separated ("" for one op)
+  int32_t step = 0;          // stage generate: 0 = the prefill, t = decode step t; else 0
 };
 
 struct UnitRecord {
@@ -87,7 +88,7 @@ struct PointSummary {
   std::string error;         // failure message when status == failed
   std::vector<std::pair<std::string, std::string>> parameters;  // sweep axes and values
   std::string model;         // model name or graph path
-  std::string stage;         // prefill | decode
+  std::string stage;         // prefill | decode | generate
   int64_t sequence_length = 0;
   std::string system;        // the system's name, e.g. "CPU/PHU"
   std::string objective;
@@ -116,7 +117,8 @@ struct PointSummary {
   int64_t subgraphs = 0;
   int64_t subgraphs_solved = 0;
   int64_t subgraphs_reused = 0;
-  // stage generate: prefill(P) then one decode step per new token
+  // stage generate: prefill(P) then one decode step per further token (run_generation.hpp);
+  // the figures above then cover every step
   int64_t new_tokens = 0;
   double ttft_s = 0.0;               // time to first token: the prefill's makespan
   double tpot_s = 0.0;               // per-token latency: mean decode-step makespan

@@ -56,13 +56,15 @@ std::string trace_json(const PointResult& point, const std::vector<TraceTransfer
           ", \"args\": {\"name\": \"" + escape(track) + "\"}}");
     }
   }
+  const bool generation = point.summary.new_tokens > 0;  // rows of several steps
   for (const TaskRecord& t : point.tasks) {
     const int tid = unit_tids[t.hardware + std::to_string(t.unit)];
     add("{\"ph\": \"X\", \"pid\": 1, \"tid\": " + std::to_string(tid) + ", \"name\": \"" + escape(t.name) +
         "\", \"cat\": \"" + escape(t.op) + "\", \"ts\": " + micros(t.start) + ", \"dur\": " +
         micros(t.end - t.start) + ", \"args\": {\"task\": " + std::to_string(t.id) + ", \"energy_pj\": " +
         std::to_string(t.energy_pj) + ", \"outputs\": \"" + escape(t.outputs) + "\"" +
-        (t.covers.empty() ? "" : ", \"covers\": \"" + escape(t.covers) + "\"") + "}}");
+        (t.covers.empty() ? "" : ", \"covers\": \"" + escape(t.covers) + "\"") +
+        (generation ? ", \"step\": " + std::to_string(t.step) : "") + "}}");
   }
   // Transfers in start order (ties: end, then given order), each on the first lane of its
   // channel that is free by its start.

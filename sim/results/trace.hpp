@@ -4,7 +4,7 @@
 // as many tracks as it has transfers in flight at once ("sram->cpu", "sram->cpu #2", ...):
 // a transfer goes on the first of them that is free when it starts, so slices on one track
 // never overlap (a route's transfers, and multi-hop ones, can). Timestamps are microseconds
-// with picosecond digits.
+// with picosecond digits. A generate point's slices carry their step (0 = prefill).
 #include <cstdint>
 #include <string>
 #include <vector>

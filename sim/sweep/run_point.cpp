@@ -16,6 +16,7 @@
 #include "sim/sched/analytical.hpp"
 #include "sim/sched/reported_cost.hpp"
 #include "sim/sweep/run_serving.hpp"
+#include "sim/sweep/run_generation.hpp"
 
 namespace lightcode::sweep {
 namespace {
@@ -45,17 +46,23 @@ results::UnitRecord link_record(const engine::ChannelStats& c, Time makespan) {
   return r;
 }
 
+}  // namespace
+
 std::vector<results::TraceTransfer> trace_transfers(const engine::EventResult& event) {
   std::vector<results::TraceTransfer> out;
   out.reserve(event.transfers.size());
   for (const engine::TransferRecord& t : event.transfers) {
     out.push_back(results::TraceTransfer{t.channel, std::to_string(t.producer) + "->" + std::to_string(t.consumer),
-                                         t.start, t.end, t.bytes});
+                                         event.start + t.start, event.start + t.end, t.bytes});
   }
   return out;
 }
 
-}  // namespace
+engine::EngineOptions event_options(const PointOptions& options) {
+  engine::EngineOptions engine_options = options.engine;
+  engine_options.record_transfers = engine_options.record_transfers || !options.trace_path.empty();
+  return engine_options;
+}
 
 void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
                  const hw::System& system, results::PointResult& out, const engine::EventResult* event) {
@@ -159,7 +166,6 @@ PointInputs point_inputs(const PointSpec& point) {
 }
 
 namespace {
-PointRun run_generation(const PointSpec& point, const PointOptions& options);
 
 // Whether a photonic unit of the system refuses `op` for requiring more bits than it computes at.
 bool refused_for_precision(const ir::Node& op, const hw::System& system) {
@@ -177,14 +183,32 @@ bool refused_for_precision(const ir::Node& op, const hw::System& system) {
 PointRun run_point(const PointSpec& point, const PointOptions& options) {
   if (point.stage == "generate") return run_generation(point, options);
   if (point.stage == "serve") return run_serving(point);
+  PlannedPoint planned = plan_point(point);
+  PointRun& run = planned.run;
+  const hw::System& system = planned.system;
+  if (point.fidelity == "event") {
+    run.result.summary.fidelity = "event";
+    const engine::EventResult event = engine::simulate(run.tasks, system, event_options(options), *planned.policy);
+    run.schedule = event.schedule;
+    fill_report(run.tasks, run.schedule, system, run.result, &event);
+    if (!options.trace_path.empty()) results::write_trace(options.trace_path, run.result, trace_transfers(event));
+  } else {
+    fill_report(run.tasks, run.schedule, system, run.result);
+    if (!options.trace_path.empty()) results::write_trace(options.trace_path, run.result, {});
+  }
+  return std::move(run);
+}
+
+PlannedPoint plan_point(const PointSpec& point) {
   const hw::Profile& profile = hw::profile_named(point.profile);
   const opt::Objective objective = opt::objective_named(point.objective).id;
   PointInputs inputs = point_inputs(point);
-  const hw::System& system = inputs.system;
-  hw::check_resident_inputs(inputs.graph, system, point.model);
+  hw::check_resident_inputs(inputs.graph, inputs.system, point.model);
   const sched::SchedulingPolicy& policy =
       sched::default_policies().at(point.scheduler.empty() ? profile.default_scheduler() : point.scheduler);
-  PointRun run;
+  PlannedPoint planned{{}, std::move(inputs.system), &policy};
+  const hw::System& system = planned.system;
+  PointRun& run = planned.run;
   results::PointSummary& sum = run.result.summary;
   // The graph placed (a split copy when the joint search splits a product), its stacks and
   // partition.
@@ -248,59 +272,7 @@ PointRun run_point(const PointSpec& point, const PointOptions& options) {
     const opt::Candidate& c = stacks.candidate(id, placement.choice[i]);
     if (system.model(c.unit).capabilities().photonic) ++sum.photonic_selected;
   }
-  if (point.fidelity == "event") {
-    sum.fidelity = "event";
-    engine::EngineOptions engine_options = options.engine;
-    engine_options.record_transfers = engine_options.record_transfers || !options.trace_path.empty();
-    const engine::EventResult event = engine::simulate(run.tasks, system, engine_options, policy);
-    run.schedule = event.schedule;
-    fill_report(run.tasks, run.schedule, system, run.result, &event);
-    if (!options.trace_path.empty()) results::write_trace(options.trace_path, run.result, trace_transfers(event));
-  } else {
-    fill_report(run.tasks, run.schedule, system, run.result);
-    if (!options.trace_path.empty()) results::write_trace(options.trace_path, run.result, {});
-  }
-  return run;
+  return planned;
 }
-
-namespace {
-
-// Generation: prefill(P) gives the first token; then one decode step per further token with
-// the KV cache growing P + 1 .. P + T - 1. Decode steps are separate graphs, timed
-// analytically (the event engine runs once per process).
-PointRun run_generation(const PointSpec& point, const PointOptions& options) {
-  if (point.fidelity != "analytical") {
-    throw Error("stage generate runs at analytical fidelity (one graph per token); set `fidelity: analytical`");
-  }
-  if (frontend::is_graph_file(point.model)) {
-    throw Error("stage generate needs a built-in model (a TVM graph file is one traced stage): '" + point.model + "'");
-  }
-  PointSpec step = point;
-  step.stage = "prefill";
-  PointRun run = run_point(step, options);
-  results::PointSummary& sum = run.result.summary;
-  const double prefill_s = sum.makespan_s;
-  double energy = sum.energy_pj;
-  Time decode;
-  step.stage = "decode";
-  for (int64_t t = 1; t < point.new_tokens; ++t) {
-    step.sequence_length = point.sequence_length + t;
-    const PointRun d = run_point(step, options);
-    decode = decode.plus(d.result.summary.makespan, "the generation's decode time");
-    energy += d.result.summary.energy_pj;
-  }
-  sum.stage = "generate";
-  sum.new_tokens = point.new_tokens;
-  sum.ttft_s = prefill_s;
-  sum.tpot_s = point.new_tokens > 1 ? decode.seconds() / static_cast<double>(point.new_tokens - 1) : 0.0;
-  sum.makespan = sum.makespan.plus(decode, "the generation's time");
-  sum.makespan_s = sum.makespan.seconds();
-  sum.analytical_makespan = sum.makespan;
-  sum.energy_pj = check_energy(energy, "the generation's total");
-  sum.energy_per_token_pj = energy / static_cast<double>(point.new_tokens);
-  return run;
-}
-
-}  // namespace
 
 }  // namespace lightcode::sweep

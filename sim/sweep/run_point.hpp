@@ -3,12 +3,15 @@
 // partition, select, expand, schedule analytically, and, at event fidelity, time the tasks on
 // the SystemC engine (which runs once per process: run_point_in_child() gives each point its
 // own). Fills a PointResult; with both fidelities run, the summary carries both makespans.
+// A generate point (sim/sweep/run_generation.hpp) runs every step's graph in the same way.
 #include <string>
+#include <vector>
 
 #include "hw_models/system.hpp"
 #include "sim/engine/engine.hpp"
 #include "sim/opt/expand.hpp"
 #include "sim/results/report.hpp"
+#include "sim/results/trace.hpp"
 #include "sim/sched/schedule.hpp"
 #include "sim/sweep/scenario.hpp"
 
@@ -25,8 +28,27 @@ struct PointOptions {
   std::string trace_path;        // "" = none; Perfetto / Chrome JSON of the timeline
 };
 
-// Throws lightcode::Error for bad input (missing files, unsupported ops, ...).
+// Throws lightcode::Error for bad input (missing files, unsupported ops, ...). A point of
+// stage generate runs through run_generation() (sim/sweep/run_generation.hpp).
 PointRun run_point(const PointSpec& point, const PointOptions& options = {});
+
+// The analytical part of a prefill or decode point: its graph placed, expanded and scheduled
+// analytically, and the summary's fields that follow from that (parameters, system, counts,
+// placement search, analytical makespan; fidelity "analytical"), with no report rows yet and
+// nothing timed on the engine. run_point() reports it or times it on the engine; generation
+// plans one per step. `policy` points into the registry.
+struct PlannedPoint {
+  PointRun run;
+  hw::System system;
+  const sched::SchedulingPolicy* policy = nullptr;
+};
+PlannedPoint plan_point(const PointSpec& point);
+
+// The engine options a point's event run uses: options.engine, recording every transfer when
+// a trace is asked for.
+engine::EngineOptions event_options(const PointOptions& options);
+// The transfers the engine recorded, as trace rows at absolute times (event.start added).
+std::vector<results::TraceTransfer> trace_transfers(const engine::EventResult& event);
 
 // The graph and the system a prefill or decode point runs: its model request (stage, length,
 // logits, precision) and its system with the sweep's overrides, under its profile.

@@ -58,7 +58,9 @@ const ParamTable& scenario_table() {
           Param::choice("stage", {"prefill", "decode", "generate", "serve"})
               .fallback("prefill")
               .doc("prefill a prompt, decode one token against a KV cache, generate new_tokens "
-                   "after a prompt, or serve a stream of requests on replicas (sim/serve)"),
+                   "after a prompt (its prefill, then one decode step per further token against "
+                   "the cache so far; at event fidelity every step on one SystemC engine), or "
+                   "serve a stream of requests on replicas (sim/serve)"),
           Param::choice("logits", {"last", "all"})
               .doc("built-in models only: project the last prompt token's hidden state to logits "
                    "(what generation needs), or every token's (TVM's traced graph); default: last, "

@@ -1,5 +1,5 @@
 #pragma once
-// A simulation point for tests: a built-in model at a prompt length on a shipped system
+// Simulation points for tests: a built-in model at a prompt length on a shipped system
 // (configs/systems/<file>), analytical fidelity, the default profile and time objective.
 #include <cstdint>
 #include <string>
@@ -16,6 +16,15 @@ inline sweep::PointSpec analytical_point(const std::string& model, int64_t lengt
   p.sequence_length = length;
   p.system = source_dir() + "/configs/systems/" + system_file;
   p.fidelity = "analytical";
+  return p;
+}
+
+// A generate point: a `prompt`-token prefill then `new_tokens` - 1 decode steps, analytical.
+inline sweep::PointSpec generate_point(const std::string& model, int64_t prompt, int64_t new_tokens,
+                                       const std::string& system_file) {
+  sweep::PointSpec p = analytical_point(model, prompt, system_file);
+  p.stage = "generate";
+  p.new_tokens = new_tokens;
   return p;
 }
 

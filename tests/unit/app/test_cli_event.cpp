@@ -6,12 +6,15 @@
 
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 
+#include "tests/support/files.hpp"
 #include "tests/support/run.hpp"
 #include "tests/support/scenario_text.hpp"
 
 using lightcode::test::run_lightcode;
+using lightcode::test::slurp;
 using lightcode::test::source_dir;
 
 namespace {
@@ -24,13 +27,6 @@ std::string scenario(const std::string& stem, const std::string& extra = "") {
       "model: gpt2\nsequence_length: 32\nsystem: " + source_dir() + "/configs/systems/cpu_phu.yaml\nprofile: default\n",
       extra);
   return path;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 }  // namespace
@@ -102,4 +98,30 @@ TEST_CASE("several event points run in worker processes, one per point") {
   CHECK(r.out.find("CPU/PHU                         48") != std::string::npos);
   std::remove(s.c_str());
   std::remove((temp("sweep") + ".h5").c_str());
+}
+
+TEST_CASE("a generate scenario at event fidelity: TTFT TPOT and energy per token on the console and every step in the trace") {
+  const std::string s = scenario("generate", "stage: generate\nnew_tokens: 3\n");
+  const std::string trace = temp("generate") + ".json";
+  const std::string vcd = temp("generate") + ".vcd";
+  const auto r = run_lightcode("run " + s + " --out " + temp("generate") + ".h5 --trace " + trace + " --vcd " + vcd +
+                               " --details");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  for (const char* heading : {"TTFT[s]", "TPOT[s]", "energy_per_token[pj]"}) CHECK(r.out.find(heading) != std::string::npos);
+  CHECK(r.out.find("fidelity event") != std::string::npos);
+  CHECK(r.out.find("generation: 3 tokens, time to first token ") != std::string::npos);
+  // The trace holds the slices of all three steps (one worker process ran them all).
+  const auto j = nlohmann::json::parse(slurp(trace));
+  std::set<int> steps;
+  int transfers = 0;
+  for (const auto& e : j["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    if (e["cat"] == "transfer") ++transfers;
+    if (e.contains("args") && e["args"].contains("step")) steps.insert(e["args"]["step"].get<int>());
+  }
+  CHECK(steps == std::set<int>{0, 1, 2});
+  CHECK(transfers > 0);
+  CHECK(slurp(vcd).find("$enddefinitions") != std::string::npos);
+  for (const std::string& f : {s, trace, vcd, temp("generate") + ".h5"}) std::remove(f.c_str());
 }

@@ -17,12 +17,14 @@
 #include <thread>
 
 #include "sim/results/hdf5_file.hpp"
+#include "tests/support/files.hpp"
 #include "tests/support/python.hpp"
 #include "tests/support/run.hpp"
 #include "tests/support/scenario_text.hpp"
 #include "tests/support/scratch.hpp"
 
 using lightcode::test::run_lightcode;
+using lightcode::test::slurp;
 using lightcode::test::source_dir;
 namespace fs = std::filesystem;
 
@@ -39,13 +41,6 @@ struct Scratch : lightcode::test::Scratch {
                                                      extra));
   }
 };
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // Files whose name marks a temporary, anywhere under `dir`.
 std::vector<std::string> temporaries(const std::string& dir) {

@@ -19,9 +19,11 @@
 #include "sim/results/console_table.hpp"
 #include "sim/results/hdf5_file.hpp"
 #include "sim/results/listing.hpp"
+#include "tests/support/files.hpp"
 #include "tests/support/python.hpp"
 
 using namespace lightcode;
+using lightcode::test::slurp;
 using namespace lightcode::results;
 namespace fs = std::filesystem;
 
@@ -64,6 +66,7 @@ TaskRecord task(int64_t id, int64_t start_ps, const std::string& hardware, int32
   t.energy_pj = 0.1 * static_cast<double>(id) + 1e-300;
   t.inputs = id == 0 ? "" : std::to_string(id - 1) + "," + std::to_string(id / 2);
   t.outputs = "[1, 150, 768]";
+  t.step = static_cast<int32_t>(id / 4);  // a generate point's rows carry their step
   return t;
 }
 
@@ -189,6 +192,7 @@ void check_same(const PointResult& a, const PointResult& b) {
     CHECK(s.energy_pj == t.energy_pj);
     CHECK(s.inputs == t.inputs);
     CHECK(s.outputs == t.outputs);
+    CHECK(s.step == t.step);
   }
   REQUIRE(a.units.size() == b.units.size());
   for (size_t i = 0; i < a.units.size(); ++i) {
@@ -224,11 +228,6 @@ void check_same(const PointResult& a, const PointResult& b) {
     CHECK(a.pareto[i].energy_pj == b.pareto[i].energy_pj);
     CHECK(a.pareto[i].origin == b.pareto[i].origin);
   }
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 bool has_temporary(const fs::path& dir) {
@@ -397,6 +396,7 @@ TEST_CASE("results file: h5py reads /summary as a table") {
           "print('attrs', ','.join(p.attrs.keys()))\n"
           "print('tasks', len(p['tasks']), p['tasks'].dtype['start_ps'])\n"
           "print('empty', f['points/p0002/tasks'].shape, len(f['points/p0002/tasks'].dtype))\n"
+          "print('steps', p['tasks'].dtype['step'], [int(v) for v in p['tasks']['step']])\n"
           "try:\n"
           "    import pandas\n"
           "    print('pandas rows', len(pandas.DataFrame(s)))\n"
@@ -425,7 +425,8 @@ TEST_CASE("results file: h5py reads /summary as a table") {
   CHECK(out.find("points p0000,p0001,p0002\n") != std::string::npos);
   CHECK(out.find("attrs status,error,system,sequence_length\n") != std::string::npos);
   CHECK(out.find("tasks 9 int64\n") != std::string::npos);
-  CHECK(out.find("empty (0,) 13\n") != std::string::npos);
+  CHECK(out.find("empty (0,) 14\n") != std::string::npos);
+  CHECK(out.find("steps int32 [0, 0, 0, 0, 1, 1, 1, 1, 2]\n") != std::string::npos);
 }
 
 TEST_CASE("seed table: the original's headings, 5-decimal makespans, errors for failures") {
@@ -449,6 +450,34 @@ TEST_CASE("seed table: the original's headings, 5-decimal makespans, errors for 
   std::string row;
   std::getline(lines, row);  // columns line up: the makespan ends where its heading ends
   CHECK(row.find("0.13016") + 7 == heading.find("Makespan[s]") + 11);
+}
+
+TEST_CASE("seed table: a generate point adds TTFT TPOT and energy per token") {
+  const ResultsFile f = sample_file();
+  std::vector<PointSummary> rows{f.points[0].summary, f.points[1].summary};
+  CHECK(format_seed_table(rows).find("TTFT[s]") == std::string::npos);  // none generates
+  rows[1].stage = "generate";
+  rows[1].new_tokens = 32;
+  rows[1].ttft_s = 0.0123456;
+  rows[1].tpot_s = 0.0004567;
+  rows[1].energy_per_token_pj = 4.25e9;
+  const std::string table = format_seed_table(rows);
+  INFO(table);
+  std::istringstream lines(table);
+  std::string heading, prefill, generate;
+  std::getline(lines, heading);
+  std::getline(lines, prefill);
+  std::getline(lines, generate);
+  // Right-aligned under their headings, after the original's columns.
+  CHECK(heading.find("posiable_photonic") < heading.find("TTFT[s]"));
+  CHECK(generate.find("0.012346") + 8 == heading.find("TTFT[s]") + 7);
+  CHECK(generate.find("0.000457") + 8 == heading.find("TPOT[s]") + 7);
+  CHECK(generate.size() == heading.size());
+  CHECK(generate.find("4250000000.0") + 12 == generate.size());
+  CHECK(prefill.size() > 3);
+  CHECK(prefill.compare(prefill.size() - 3, 3, "  -") == 0);  // not a generate point
+  const std::string details = format_point_details(PointResult{rows[1], {}, {}, {}, {}, {}, {}, {}});
+  CHECK(details.find("time to first token 0.012345600 s, time per output token 0.000456700 s") != std::string::npos);
 }
 
 TEST_CASE("point details: energy by hardware and category, units, subgraph reuse") {

@@ -1,0 +1,180 @@
+#include "sim/sweep/run_generation.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "frontend/load_model.hpp"
+#include "sim/core/error.hpp"
+#include "sim/results/trace.hpp"
+
+namespace lightcode::sweep {
+namespace {
+
+constexpr std::string_view kGenerationTime = "the generation's time";
+
+// Appends a step's tasks and timeline to the whole generation's: task ids (inputs) and fused
+// kernel indices offset by those before, times by the step's start.
+void append_step(PointRun& all, opt::TaskGraph&& step, const sched::Schedule& timeline,
+                 Time start) {
+  if (all.tasks.tasks.size() + step.tasks.size() >
+      static_cast<size_t>(std::numeric_limits<opt::TaskId>::max())) {
+    throw Error("stage generate: the steps' tasks together exceed " +
+                std::to_string(std::numeric_limits<opt::TaskId>::max()) + " (task ids are int32)");
+  }
+  const auto first = static_cast<opt::TaskId>(all.tasks.tasks.size());
+  const auto kernels = static_cast<int32_t>(all.tasks.kernels.size());
+  for (opt::Task& t : step.tasks) {
+    for (opt::TaskInput& in : t.inputs) in.producer += first;
+    if (t.fused >= 0) t.fused += kernels;
+    all.tasks.tasks.push_back(std::move(t));
+  }
+  for (ir::FusedKernel& k : step.kernels) all.tasks.kernels.push_back(std::move(k));
+  all.tasks.subgraphs += step.subgraphs;
+  for (sched::Slot s : timeline.slots) {
+    s.start = start.plus(s.start, kGenerationTime);
+    s.end = start.plus(s.end, kGenerationTime);
+    all.schedule.slots.push_back(s);
+  }
+  all.schedule.makespan = start.plus(timeline.makespan, kGenerationTime);
+}
+
+// Adds what the engine measured in one step to the whole generation's figures: link
+// statistics and conversion time summed, memory samples and transfers at the step's start,
+// transfers' task ids offset by `first`. Static energy is set once, over the whole run.
+void append_measured(engine::EventResult& all, const engine::EventResult& step, opt::TaskId first,
+                     Time start) {
+  if (all.conversion.empty()) {
+    all.conversion.assign(step.conversion.size(), Time::zero());
+    for (const engine::ChannelStats& c : step.links)
+      all.links.push_back(engine::ChannelStats{c.name, {}, {}, 0, 0, 0.0});
+  }
+  for (size_t t = 0; t < step.conversion.size(); ++t) {
+    all.conversion[t] =
+        all.conversion[t].plus(step.conversion[t], "a unit's conversion-bound time");
+  }
+  for (size_t c = 0; c < step.links.size(); ++c) {
+    engine::ChannelStats& sum = all.links[c];
+    const engine::ChannelStats& s = step.links[c];
+    sum.busy = sum.busy.plus(s.busy, "a link channel's busy time");
+    sum.queue_delay = sum.queue_delay.plus(s.queue_delay, "a link channel's queueing time");
+    sum.transfers += s.transfers;
+    sum.bytes += s.bytes;
+    sum.energy_pj += s.energy_pj;
+  }
+  for (const engine::MemorySample& m : step.memory) {
+    all.memory.push_back(
+        engine::MemorySample{start.plus(m.time, kGenerationTime), m.sram_bytes, m.hbm_bytes});
+  }
+  for (engine::TransferRecord r : step.transfers) {
+    r.producer += first;
+    r.consumer += first;
+    r.start = start.plus(r.start, kGenerationTime);
+    r.end = start.plus(r.end, kGenerationTime);
+    all.transfers.push_back(std::move(r));
+  }
+  all.sram_spills += step.sram_spills;
+  all.sram_peak_bytes = std::max(all.sram_peak_bytes, step.sram_peak_bytes);
+  all.hbm_peak_bytes = std::max(all.hbm_peak_bytes, step.hbm_peak_bytes);
+}
+
+// The figures of a later step's plan that the generation's summary sums (see the header).
+void add_step_counts(results::PointSummary& sum, const results::PointSummary& step) {
+  sum.photonic_selected += step.photonic_selected;
+  sum.photonic_possible += step.photonic_possible;
+  sum.photonic_refused_precision += step.photonic_refused_precision;
+  sum.subgraphs += step.subgraphs;
+  sum.subgraphs_solved += step.subgraphs_solved;
+  sum.subgraphs_reused += step.subgraphs_reused;
+  sum.placement_evaluations += step.placement_evaluations;
+  sum.lower_bound += step.lower_bound;
+  sum.gap = std::max(sum.gap, step.gap);
+}
+
+}  // namespace
+
+PointSpec generation_step(const PointSpec& point, int64_t step) {
+  PointSpec s = point;
+  if (step == 0) {
+    s.stage = "prefill";
+    return s;
+  }
+  s.stage = "decode";
+  // The cache holds the prompt and the tokens fed by the steps before: token t is fed at step t.
+  s.sequence_length = point.sequence_length + step - 1;
+  return s;
+}
+
+PointRun run_generation(const PointSpec& point, const PointOptions& options) {
+  if (frontend::is_graph_file(point.model)) {
+    throw Error("stage generate needs a built-in model (a TVM graph file is one traced stage): '" +
+                point.model + "'");
+  }
+  if (point.new_tokens < 1) throw Error("stage generate needs `new_tokens` of at least 1");
+  const bool event = point.fidelity == "event";
+  PointRun run;
+  run.tasks.subgraphs = 0;
+  results::PointSummary sum;
+  std::optional<hw::System> system;  // the prefill's; every step's system is built alike
+  const sched::SchedulingPolicy* policy = nullptr;
+  std::unique_ptr<engine::Session> session;
+  engine::EventResult measured;
+  std::vector<size_t> step_begin;  // each step's first row
+  Time analytical, ttft, decode;
+  for (int64_t t = 0; t < point.new_tokens; ++t) {
+    PlannedPoint step = plan_point(generation_step(point, t));
+    if (t == 0) {
+      sum = step.run.result.summary;
+      system.emplace(std::move(step.system));
+      policy = step.policy;
+      run.result.pareto = std::move(step.run.result.pareto);
+    } else {
+      add_step_counts(sum, step.run.result.summary);
+    }
+    analytical = analytical.plus(step.run.schedule.makespan, kGenerationTime);
+    const Time start = run.schedule.makespan;
+    const auto first = static_cast<opt::TaskId>(run.tasks.tasks.size());
+    sched::Schedule timeline = std::move(step.run.schedule);
+    if (event) {
+      if (!session)
+        session = std::make_unique<engine::Session>(*system, event_options(options), *policy);
+      engine::EventResult r = session->run(step.run.tasks);
+      append_measured(measured, r, first, start);
+      timeline = std::move(r.schedule);
+    }
+    if (t == 0) {
+      ttft = timeline.makespan;
+    } else {
+      decode = decode.plus(timeline.makespan, "the generation's decode time");
+    }
+    step_begin.push_back(run.tasks.tasks.size());
+    append_step(run, std::move(step.run.tasks), timeline, start);
+  }
+  if (session) session->close();
+  measured.static_energy_pj = hw::static_energy_pj(*system, run.schedule.makespan);
+  run.result.summary = std::move(sum);
+  fill_report(run.tasks, run.schedule, *system, run.result, event ? &measured : nullptr);
+  step_begin.push_back(run.result.tasks.size());
+  for (size_t s = 0; s + 1 < step_begin.size(); ++s) {
+    for (size_t i = step_begin[s]; i < step_begin[s + 1]; ++i)
+      run.result.tasks[i].step = static_cast<int32_t>(s);
+  }
+  results::PointSummary& out = run.result.summary;
+  out.stage = "generate";
+  out.fidelity = event ? "event" : "analytical";
+  out.analytical_makespan = analytical;
+  out.new_tokens = point.new_tokens;
+  out.ttft_s = ttft.seconds();
+  out.tpot_s =
+      point.new_tokens > 1 ? decode.seconds() / static_cast<double>(point.new_tokens - 1) : 0.0;
+  out.energy_per_token_pj = out.energy_pj / static_cast<double>(point.new_tokens);
+  if (!options.trace_path.empty()) {
+    results::write_trace(options.trace_path, run.result,
+                         event ? trace_transfers(measured) : std::vector<results::TraceTransfer>{});
+  }
+  return run;
+}
+
+}  // namespace lightcode::sweep

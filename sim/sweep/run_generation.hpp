@@ -1,0 +1,30 @@
+#pragma once
+// Stage generate: the prefill of the P-token prompt gives the first token; decode step t
+// (t = 1 .. T-1, T = new_tokens) gives token t + 1, feeding one token against a KV cache of the
+// P + t - 1 tokens before it. Each step is a graph of its own, planned as a point of its own
+// (placement, expansion, analytical schedule: plan_point). At event fidelity every step's tasks
+// run in order on one SystemC session (engine::Session, in this process), each step starting
+// when the previous one has finished; at analytical fidelity the steps' analytical timelines
+// are laid end to end. A step starts at the sum of the previous steps' makespans.
+//
+// The point's report covers every step, alike at both fidelities: task rows of all steps at
+// absolute times, ids offset so that `inputs` name rows of the same table, `step` 0 for the
+// prefill and t for decode step t; units, links and the energy breakdown summed over the
+// steps; the memory profile over the whole run (event fidelity); static power over the whole
+// generation. Summary: makespan = the whole generation, ttft_s = the prefill's makespan,
+// tpot_s = the mean decode step's, energy_per_token_pj = energy / T; nodes, photonic counts,
+// subgraphs and placements evaluated summed over the steps; lower_bound the steps' bounds
+// summed (a bound on the sum), gap the largest step's; split and pareto the prefill's.
+// A TVM graph model is an error (a traced graph is one stage).
+#include <cstdint>
+
+#include "sim/sweep/run_point.hpp"
+
+namespace lightcode::sweep {
+
+PointRun run_generation(const PointSpec& point, const PointOptions& options = {});
+
+// The prefill (`step` 0) or decode (`step` t >= 1) point of a generate point's step t.
+PointSpec generation_step(const PointSpec& point, int64_t step);
+
+}  // namespace lightcode::sweep

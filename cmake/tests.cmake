@@ -54,11 +54,14 @@ add_test(NAME layers:includes COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/check
 # tools/plot.py: a small sweep plotted end to end, plus synthetic results files (formats 1
 # and 2: PHU scaling facets, crossover brackets, failed points) and crossover tables (JSON).
 add_test(NAME tools:plot COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_plot.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR})
-# tools/lightcode_results.py: the pandas loader on synthetic format 1 and 2 files.
+# tools/lightcode_results.py: the pandas loader on synthetic format 1, 2 and 5 files.
 add_test(NAME tools:results_loader COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/python_test.sh
          ${CMAKE_SOURCE_DIR}/tests/tools/test_results_loader.py ${CMAKE_SOURCE_DIR})
-# Both skip (exit 77) when /usr/bin/python3 ($LIGHTCODE_TEST_PYTHON) lacks h5py, matplotlib or pandas.
-set_tests_properties(tools:plot tools:results_loader PROPERTIES SKIP_RETURN_CODE 77)
+# tools/plot.py's serving plots (latency_cdf, serve_load, serve_queue) on synthetic format 5 files.
+add_test(NAME tools:plot_serve COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/python_test.sh
+         ${CMAKE_SOURCE_DIR}/tests/tools/test_plot_serve.py ${CMAKE_SOURCE_DIR})
+# They skip (exit 77) when /usr/bin/python3 ($LIGHTCODE_TEST_PYTHON) lacks h5py, matplotlib or pandas.
+set_tests_properties(tools:plot tools:results_loader tools:plot_serve PROPERTIES SKIP_RETURN_CODE 77)
 
 # `lightcode validate` and tools/validation_report.py: the must-show bounds of docs/VALIDATION.md.
 add_test(NAME validation:gemm_error COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_validation.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR} gemm)

@@ -7,6 +7,8 @@ Library:
   load_tasks(path, point_id)     /points/<id>/tasks            as a DataFrame
   load_units(path, point_id)     /points/<id>/units            as a DataFrame
   load_energy(path, point_id)    /points/<id>/energy_breakdown as a DataFrame
+  load_requests(path, point_id)  /points/<id>/requests         as a DataFrame (stage serve)
+  load_serve_series(path, point_id)  /points/<id>/serve_series as a DataFrame (stage serve)
   load_table(path, point_id, name)   any other per-point table (e.g. "memory_profile")
   load_point_parameters(path, point_id)   the point's sweep parameters as a dict
 
@@ -14,13 +16,16 @@ Every string column comes back as str (h5py reads HDF5 strings as bytes; they ar
 as UTF-8, NUL padding removed); numeric columns keep the file's dtype (int32 stays int32).
 In load_points, the sweep parameter columns "param.<name>" are named "<name>" unless that
 collides with a summary field (then the "param." prefix stays: "param.system" holds the
-system file, "system" the system's name). Parameter columns are numeric where the file
-stores numbers:
+system file, "system" the system's name; likewise a serve sweep's "param.dispatch" beside the
+summary's "dispatch"). Parameter columns are numeric where the file stores numbers:
 
   format_version 2+  as stored: int64, float64 (NaN where a point lacks the parameter) or str
-                     (3 adds the tasks' `covers`: a fused kernel's ir nodes; 5 the tasks'
-                     `step`: 0 = prefill, t = decode step t of a stage generate point, whose
-                     tasks table holds every step at absolute times)
+                     (3 adds the tasks' `covers`: a fused kernel's ir nodes; 4 the
+                     summary's precision and search figures and a point's `pareto` table;
+                     5 the tasks' `step`: 0 = prefill, t = decode step t of a stage generate
+                     point, whose tasks table holds every step at absolute times; stage
+                     serve's summary figures, requests .. preemptions, and a serve point's
+                     `requests` and `serve_series` tables)
   format_version 1   every parameter is a string in the file; a column becomes int64 when
                      every value is an integer, float64 when every non-empty value is a
                      number (empty, i.e. missing, gives NaN, as version 2 stores it), else
@@ -36,9 +41,9 @@ KeyError for a point or table that the file does not have.
 Command line:  python3 tools/lightcode_results.py FILE.h5 [--point ID [--table NAME]]
 prints the points table (or one point's table); exit 2 on an error.
 
-The plain readers (open_results, read_table, read_columns, text, value, number) need only
-h5py and numpy, so tools/plot.py uses them without pandas; the load_* functions need pandas
-(Debian: python3-pandas), imported when first called.
+The plain readers (open_results, read_table, read_columns, text, value, number,
+leading_number) need only h5py and numpy, so tools/plot.py uses them without pandas; the
+load_* functions need pandas (Debian: python3-pandas), imported when first called.
 """
 import argparse
 import math
@@ -52,7 +57,8 @@ import numpy as np
 PARAM_PREFIX = "param."
 TABLES = {"tasks": "tasks", "units": "units", "energy": "energy_breakdown",
           "energy_breakdown": "energy_breakdown", "memory_profile": "memory_profile",
-          "summary": "summary"}
+          "summary": "summary", "pareto": "pareto", "requests": "requests",
+          "serve_series": "serve_series"}
 # Point attributes that are not sweep parameters (hdf5_file.hpp: status, error, then params).
 POINT_STATUS_ATTRS = ("status", "error")
 
@@ -111,6 +117,16 @@ def number(v):
         except ValueError:
             return None
     return f if math.isfinite(f) else None
+
+
+def leading_number(v):
+    """number(v), or for text the number it starts with ("20 req/s" -> 20.0: a parameter
+    written with a unit); None when there is none."""
+    f = number(v)
+    if f is not None or not isinstance(v, str):
+        return f
+    m = FLOAT_RE.match(v.strip())
+    return number(m.group(0)) if m else None
 
 
 # ----------------------------------------------------------------------------- tables
@@ -287,6 +303,20 @@ def load_units(path, point_id):
 def load_energy(path, point_id):
     """The point's energy breakdown: hardware, category, energy_pj."""
     return load_table(path, point_id, "energy_breakdown")
+
+
+def load_requests(path, point_id):
+    """A serve point's requests, one row per request (RequestRow fields: id, replica,
+    prompt_tokens, output_tokens, arrival_ps, first_service_ps, first_token_ps, finish_ps,
+    ttft_s, tpot_s, latency_s, preemptions). KeyError for a point of another stage."""
+    return load_table(path, point_id, "requests")
+
+
+def load_serve_series(path, point_id):
+    """A serve point's queue over time (ServeSample fields: replica, time_ps, queue,
+    running): each replica's waiting and running sequences from time_ps on, one row per
+    change. KeyError for a point of another stage."""
+    return load_table(path, point_id, "serve_series")
 
 
 def load_point_parameters(path, point_id):

@@ -25,12 +25,27 @@ is skipped with a one-line note):
                            makespan, for each point that has a /points/<id>/pareto table
                            (a scenario's `pareto: true`), one panel each (the first 12),
                            the point's reported answer ringed
+  latency_cdf.png          stage serve: the empirical CDF of each request's latency, time to
+                           first token and time per output token (one column each, log x where
+                           the values span > 1.5 decades), one row per arrival rate (up to 6,
+                           evenly chosen), one line per dispatch policy (colour) and other
+                           varying field such as the system (line style), each line's p99
+                           (nearest rank: the ceil(0.99 n)-th smallest) ringed and listed
+                           (drawn when a serve point has a /points/<id>/requests table)
+  serve_load.png           stage serve: throughput, p99 latency, p99 TTFT and energy per
+                           output token (static power included) vs arrival rate, lines as in
+                           latency_cdf.png (drawn when the serve points have >= 2 rates)
+  serve_queue_<id>.png     stage serve, the point of gantt_<id>.png (--point, else the first
+                           ok point): each replica's waiting (queue) and running sequences
+                           over time, one panel per replica (the first 16)
   failures.csv             the failed points (status != "ok"): id, each sweep parameter, error;
                            written only when a point failed (a stale one is removed)
 
 Failed points are left out of every plot, listed on stderr and in failures.csv, and make the
 exit status 3: the plots are still drawn from the ok points. Format 2 stores numeric sweep
-parameters as numbers, format 1 as text; both plot alike.
+parameters as numbers, format 1 as text; both plot alike. A serve point's arrival rate is the
+summary's arrival_rate_per_s, else the number its arrival_rate parameter starts with ("20
+req/s"); a trace-driven point has none ("trace").
 
 From a crossover dispatch table (.json) it draws, per objective with evaluated curves:
 
@@ -66,10 +81,11 @@ try:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
-    from matplotlib.ticker import FuncFormatter, NullLocator
+    from matplotlib.ticker import FuncFormatter, MaxNLocator, NullLocator
     # the reading helpers are shared with the pandas loader (beside this file)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from lightcode_results import number, open_results, read_columns, read_table, text
+    from lightcode_results import (leading_number, number, open_results, read_columns,
+                                   read_table, text)
 except ImportError as e:  # pragma: no cover - depends on the machine
     sys.exit("plot.py: needs h5py and matplotlib (apt-get install python3-h5py "
              "python3-matplotlib) and tools/lightcode_results.py beside it: %s" % e)
@@ -180,11 +196,30 @@ def maybe_log(ax, values, axis="y", decades=1.5):
     return False
 
 
+def scaled_unit(max_v, base):
+    """(unit, scale) that shows values up to max_v (in `base`: "s", "J") as numbers >= 1:
+    ("ms", 1e-3) for 0.25 s; pico is the smallest."""
+    for prefix, scale in (("", 1.0), ("m", 1e-3), ("µ", 1e-6), ("n", 1e-9)):
+        if max_v >= scale:
+            return prefix + base, scale
+    return "p" + base, 1e-12
+
+
 def time_unit(max_s):
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
-        if max_s >= scale:
-            return unit, scale
-    return "ps", 1e-12
+    return scaled_unit(max_s, "s")
+
+
+def fmt_seconds(v):
+    """A duration in its own unit, 4 digits: "35.24 ms"."""
+    unit, scale = time_unit(v)
+    return "%.4g %s" % (v / scale, unit)
+
+
+def label_probed(ax, xs):
+    """One labelled x tick per probed value (on a log axis: no minor ticks between)."""
+    ax.set_xticks(xs)
+    ax.set_xticklabels([fmt_value(x) for x in xs])
+    ax.xaxis.set_minor_locator(NullLocator())
 
 
 def save(fig, out_dir, name, written):
@@ -304,9 +339,7 @@ def set_cores_axis(ax, xs):
     """Base-2 log x with one labelled tick per probed core count when they span >= 4x."""
     if xs and min(xs) > 0 and max(xs) / min(xs) >= 4:
         ax.set_xscale("log", base=2)
-        ax.set_xticks(xs)
-        ax.set_xticklabels([fmt_value(x) for x in xs])
-        ax.xaxis.set_minor_locator(NullLocator())
+        label_probed(ax, xs)
 
 
 def plot_phu_scaling(rows, out_dir, written, title):
@@ -461,9 +494,7 @@ def plot_crossover(rows, out_dir, written, title):
             ax.set_xscale("log")
             xs = sorted({x for k in keys for x in series[k]["pts"]})
             if len(xs) <= 12:
-                ax.set_xticks(xs)
-                ax.set_xticklabels([fmt_value(x) for x in xs])
-                ax.xaxis.set_minor_locator(NullLocator())
+                label_probed(ax, xs)
         log = maybe_log(ax, allv)
         ax.set_xlabel("Sequence length [tokens]")
         ax.set_ylabel(ylabel + (" (log)" if log else ""))
@@ -594,7 +625,9 @@ def point_title(f, pid):
         t = read_table(ds) if isinstance(ds, h5py.Dataset) else []
         row = t[0] if t else {}
     parts = [str(row[k]) for k in ("system", "model", "stage") if row.get(k)]
-    if seq_len(row) is not None:
+    if row.get("stage") == "serve":
+        parts += ["%s dispatch" % dispatch_of(row), rate_label(arrival_rate(row))]
+    elif seq_len(row) is not None:
         parts.append("%d tokens" % seq_len(row))
     return ", ".join(parts) or pid
 
@@ -884,6 +917,291 @@ def crossover_title(doc, objective, dispatch, sw):
     return "Crossover, %s objective: %s\n%s%s" % (objective, marks, what, how)
 
 
+# ----------------------------------------------------------------------------- 7. serving
+
+# The dispatch policies (sim/serve/dispatch.hpp) in the order that gives their colours; any
+# other name comes after them, alphabetically.
+DISPATCH_ORDER = ["round_robin", "least_outstanding_tokens", "prompt_length"]
+# The requests table's columns drawn as CDFs: (field, panel title), one column of panels each.
+REQUEST_METRICS = [("latency_s", "Request latency"), ("ttft_s", "Time to first token"),
+                   ("tpot_s", "Time per output token")]
+MAX_CDF_ROWS = 6  # arrival rates drawn in latency_cdf.png; more are thinned evenly
+MAX_QUEUE_REPLICAS = 16  # replicas drawn in serve_queue_<id>.png, the first ones
+
+
+def is_serve(row):
+    return is_ok(row) and str(row.get("stage", "")) == "serve"
+
+
+def rate_columns(rows):
+    """The arrival-rate parameter columns: "param.arrival_rate" (or one whose name ends so)."""
+    return [p for p in param_columns(rows) if p.endswith("arrival_rate")]
+
+
+def arrival_rate(row):
+    """A serve point's requests per second: the summary's arrival_rate_per_s where positive,
+    else the leading number of its arrival_rate parameter ("20 req/s" -> 20.0); None for a
+    trace-driven point (no rate)."""
+    v = number(row.get("arrival_rate_per_s"))
+    if v is not None and v > 0:
+        return v
+    for p in rate_columns([row]):
+        v = leading_number(row.get(p))
+        if v is not None and v > 0:
+            return v
+    return None
+
+
+def dispatch_of(row):
+    return str(row.get("dispatch") or row.get("param.dispatch") or "?")
+
+
+def dispatch_key(name):
+    return (DISPATCH_ORDER.index(name) if name in DISPATCH_ORDER else len(DISPATCH_ORDER), name)
+
+
+def rate_label(rate):
+    return "%s req/s" % fmt_value(rate) if rate else "trace"
+
+
+def serve_lines(serve):
+    """The serve points as lines, colour by dispatch policy, line style and marker by the
+    other varying fields (system, model, ...): ({key: {"name", "pts": {rate: row}, "look":
+    (colour, linestyle, marker)}}, the other fields). The rate of a trace-driven point is 0;
+    the first point wins where several share a line and rate."""
+    others = other_config(serve, exclude={"dispatch", "param.dispatch"} | set(rate_columns(serve)))
+    lines = {}
+    for r in serve:
+        d = dispatch_of(r)
+        key = (dispatch_key(d), tuple(sort_key(r.get(f, "")) for f in others))
+        label = label_of(r, others)
+        ln = lines.setdefault(key, {"name": d + (" (%s)" % label if label else ""), "pts": {}})
+        ln["pts"].setdefault(arrival_rate(r) or 0.0, r)
+    colours, styles = line_styles(sorted({k[0] for k in lines}), sorted({k[1] for k in lines}),
+                                  sequential=False)
+    for k, ln in lines.items():
+        ln["look"] = (colours[k[0]],) + styles[k[1]]
+    return lines, others
+
+
+def legend_title(others):
+    return "dispatch" + (" (%s)" % ", ".join(short(f) for f in others) if others else "")
+
+
+def ecdf(values):
+    """The empirical CDF of `values`: (the values sorted, the fraction of values <= each),
+    the i-th smallest (from 1) at i / n."""
+    xs = sorted(values)
+    return xs, [(i + 1) / len(xs) for i in range(len(xs))]
+
+
+def nearest_rank(values, p):
+    """(value, rank): the nearest-rank p-th percentile of `values`, the ceil(p/100 n)-th
+    smallest, computed as the simulator computes its summary's (sim/serve/metrics.cpp)."""
+    xs = sorted(values)
+    rank = max(1, int(math.ceil(p / 100.0 * len(xs))))
+    return xs[rank - 1], rank
+
+
+def request_values(f, pid):
+    """{field: [float]} of the REQUEST_METRICS columns of /points/<pid>/requests (a column
+    the table lacks is left out); None when the point has no requests table."""
+    ds = f.get("points/%s/requests" % pid)
+    if not isinstance(ds, h5py.Dataset) or not ds.dtype.names:
+        return None
+    cols = read_columns(ds, [m for m, _ in REQUEST_METRICS])
+    return {m: c.tolist() for m, c in cols.items() if c is not None}
+
+
+def cdf_rates(rates):
+    """At most MAX_CDF_ROWS of the sorted `rates`, evenly spread, the first and last kept."""
+    if len(rates) <= MAX_CDF_ROWS:
+        return rates
+    step = (len(rates) - 1) / (MAX_CDF_ROWS - 1)
+    return [rates[int(round(i * step))] for i in range(MAX_CDF_ROWS)]
+
+
+def plot_latency_cdf(f, rows, out_dir, written, title):
+    """latency_cdf.png: the empirical CDF of each request's latency, TTFT and TPOT (one
+    column of panels each, x shared down a column, logarithmic where it spans > 1.5 decades),
+    one row of panels per arrival rate, one line per dispatch policy (and other varying
+    fields), each line's p99 (nearest rank) ringed and listed in the panel's legend."""
+    lines, others = serve_lines([r for r in rows if is_serve(r)])
+    data = {}
+    for ln in lines.values():
+        for r in ln["pts"].values():
+            vals = request_values(f, r["id"])
+            if vals:
+                data[r["id"]] = vals
+    if not data:
+        note("latency_cdf.png: no serve point has a /points/<id>/requests table")
+        return
+    metrics = [(m, t) for m, t in REQUEST_METRICS if any(v.get(m) for v in data.values())]
+    rates = sorted({x for ln in lines.values() for x, r in ln["pts"].items() if r["id"] in data})
+    shown = cdf_rates(rates)
+    if len(shown) < len(rates):
+        print("  latency cdf: %d of %d arrival rates drawn (%s)" % (
+            len(shown), len(rates), ", ".join(rate_label(x) for x in shown)))
+    fig, axes = plt.subplots(len(shown), len(metrics), squeeze=False, sharex="col",
+                             figsize=(5.2 * len(metrics), 2.9 * len(shown) + 1.2),
+                             layout="constrained")
+    handles = {}
+    for j, (field, mtitle) in enumerate(metrics):
+        column = [x for v in data.values() for x in v.get(field, [])]
+        unit, scale = time_unit(max(column))
+        for ax, rate in zip(axes[:, j], shown):
+            for key in sorted(lines):
+                ln = lines[key]
+                r = ln["pts"].get(rate)
+                vals = [v / scale for v in data.get(r["id"], {}).get(field, [])] if r else []
+                if not vals:
+                    continue
+                colour, ls, mk = ln["look"]
+                xs, fs = ecdf(vals)
+                h, = ax.step([xs[0]] + xs, [0.0] + fs, where="post", color=colour, linestyle=ls,
+                             linewidth=1.4, label="_" + ln["name"])  # in the figure's legend
+                handles.setdefault(key, h)
+                p99, rank = nearest_rank(vals, 99)
+                # one point: only the ring shows; the legend gives it the line's style
+                ax.plot([p99], [rank / len(vals)], marker="o", markersize=7, linestyle=ls,
+                        markerfacecolor="none", markeredgewidth=1.5, color=colour, gid="p99",
+                        label="p99 %s" % fmt_seconds(p99 * scale))
+            if ax.lines:  # the p99 rings, with their values
+                ax.legend(loc="best", fontsize="x-small", handletextpad=0.3)
+            ax.set_title("%s — %s" % (mtitle, rate_label(rate)), fontsize="medium")
+            ax.set_ylim(0, 1.02)
+            ax.grid(alpha=0.3, which="both")
+        log = False
+        for ax in axes[:, j]:
+            log = maybe_log(ax, [v / scale for v in column], axis="x")
+        axes[-1, j].set_xlabel("%s [%s]%s" % (mtitle, unit, " (log)" if log else ""))
+    for ax in axes[:, 0]:
+        ax.set_ylabel("Fraction of requests")
+    keys = sorted(handles)
+    fig.legend([handles[k] for k in keys], [lines[k]["name"] for k in keys], loc="upper left",
+               bbox_to_anchor=(1.0, 0.97), fontsize="small", title=legend_title(others))
+    fig.suptitle("Request latency CDFs (p99 ringed) — %s" % title)
+    save(fig, out_dir, "latency_cdf.png", written)
+
+
+def energy_per_token_j(row):
+    v = number(row.get("energy_per_token_pj"))
+    if v is None:
+        e, n = number(row.get("energy_pj")), number(row.get("output_tokens"))
+        v = e / n if e is not None and n else None
+    return v / PJ_PER_J if v is not None else None
+
+
+# (title, unit base: "s" and "J" take a prefix, None none, value) of serve_load.png's panels
+LOAD_METRICS = [
+    ("Throughput", "tokens/s", None, lambda r: number(r.get("throughput_tokens_per_s"))),
+    ("p99 request latency", "s", "s", lambda r: number(r.get("latency_p99_s"))),
+    ("p99 time to first token", "s", "s", lambda r: number(r.get("ttft_p99_s"))),
+    ("Energy per output token", "J", "J", energy_per_token_j),
+]
+
+
+def plot_serve_load(rows, out_dir, written, title):
+    """serve_load.png: throughput, p99 latency, p99 TTFT and energy per output token (incl.
+    static power) against the arrival rate, one line per dispatch policy (and other varying
+    fields), from /summary."""
+    lines, others = serve_lines([r for r in rows if is_serve(r)])
+    rates = sorted({x for ln in lines.values() for x in ln["pts"] if x > 0})
+    if len(rates) < 2:
+        note("serve_load.png: fewer than 2 arrival rates among the serve points (%s)" % (
+            ", ".join(rate_label(x) for x in rates) or "none"))
+        return
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8), sharex=True, layout="constrained")
+    handles = {}
+    for ax, (mtitle, unit, base, get) in zip(axes.flat, LOAD_METRICS):
+        curves = {k: sorted((x, get(r)) for x, r in ln["pts"].items()
+                            if x > 0 and get(r) is not None) for k, ln in lines.items()}
+        allv = [y for pts in curves.values() for _, y in pts]
+        unit, scale = scaled_unit(max(allv), base) if allv and base else (unit, 1.0)
+        for key in sorted(curves):
+            if not curves[key]:
+                continue
+            colour, ls, mk = lines[key]["look"]
+            h, = ax.plot([p[0] for p in curves[key]], [p[1] / scale for p in curves[key]],
+                         color=colour, linestyle=ls, marker=mk, markersize=5,
+                         label=lines[key]["name"])
+            handles.setdefault(key, h)
+        log = maybe_log(ax, [v / scale for v in allv])
+        ax.set_ylabel("%s [%s]%s" % (mtitle, unit, " (log)" if log else ""))
+        ax.set_title("%s vs arrival rate" % mtitle, fontsize="medium")
+        ax.grid(alpha=0.3, which="both" if log else "major")
+    for ax in axes.flat:
+        xlog = maybe_log(ax, rates, axis="x")
+        if len(rates) <= 12:
+            label_probed(ax, rates)
+    for ax in axes[-1]:
+        ax.set_xlabel("Arrival rate [requests/s]%s" % (" (log)" if xlog else ""))
+    keys = sorted(handles)
+    fig.legend([handles[k] for k in keys], [lines[k]["name"] for k in keys], loc="upper left",
+               bbox_to_anchor=(1.0, 0.97), fontsize="small", title=legend_title(others))
+    fig.suptitle("Serving under load — %s" % title)
+    save(fig, out_dir, "serve_load.png", written)
+
+
+def plot_serve_queue(f, pid, out_dir, written):
+    """serve_queue_<id>.png: each replica's waiting (queue) and running sequences over the
+    point's run, one panel per replica (the first MAX_QUEUE_REPLICAS), as step functions
+    held from each sample to the next and from the last to the end of the run."""
+    name = "serve_queue_%s.png" % pid
+    need = ["replica", "time_ps", "queue", "running"]
+    ds = f.get("points/%s/serve_series" % pid)
+    if not isinstance(ds, h5py.Dataset) or any(n not in (ds.dtype.names or ()) for n in need):
+        note("%s: no /points/%s/serve_series (not a serve point)" % (name, pid))
+        return
+    cols = {n: c.tolist() for n, c in read_columns(ds, need).items()}
+    if not cols["time_ps"]:
+        note("%s: the serve series is empty" % name)
+        return
+    series = {}
+    for rp, t, q, run in zip(*(cols[n] for n in need)):
+        series.setdefault(rp, []).append((t, q, run))
+    mk = makespan_s(SUMMARY_BY_ID.get(pid, {}))
+    t_end = max(max(cols["time_ps"]), int(round(mk * PS_PER_S)) if mk else 0) or 1
+    tunit, tscale = time_unit(t_end / PS_PER_S)
+    scale = 1.0 / (PS_PER_S * tscale)
+    replicas = sorted(series)
+    shown = replicas[:MAX_QUEUE_REPLICAS]
+    if len(shown) < len(replicas):
+        print("  serve queue: the first %d of %d replicas drawn" % (len(shown), len(replicas)))
+    fig, axes = plt.subplots(len(shown), 1, figsize=(12, min(22.0, 1.8 * len(shown) + 1.4)),
+                             sharex=True, squeeze=False, layout="constrained")
+    for ax, rp in zip(axes[:, 0], shown):
+        # nothing is dispatched before the first sample: from 0 until then, both are 0
+        samples = [(0, 0, 0)] + sorted(series[rp], key=lambda s: s[0])
+        xs = [s[0] * scale for s in samples] + [t_end * scale]
+        for k, label, colour in ((2, "running", "tab:blue"), (1, "queue (waiting)", "tab:orange")):
+            ys = [s[k] for s in samples] + [samples[-1][k]]
+            ax.step(xs, ys, where="post", color=colour, linewidth=1.2, label=label)
+            ax.fill_between(xs, ys, step="post", color=colour, alpha=0.15, linewidth=0)
+        ax.set_ylabel("replica %s\nsequences" % rp)
+        ax.set_ylim(bottom=0)
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(alpha=0.3)
+    axes[0, 0].legend(loc="upper right", fontsize="small")
+    axes[-1, 0].set_xlim(0, t_end * scale)
+    axes[-1, 0].set_xlabel("Time [%s]" % tunit)
+    fig.suptitle("Queue and running sequences of %s — %s" % (pid, point_title(f, pid)))
+    save(fig, out_dir, name, written)
+
+
+def serve_jobs(f, rows, pid, out_dir, written, title):
+    """The serving plots' jobs for run_jobs: none, with a note, when no ok point is of stage
+    serve."""
+    if not any(is_serve(r) for r in rows):
+        note("latency_cdf.png, serve_load.png, serve_queue_<id>.png: no ok point of stage serve")
+        return []
+    jobs = [("latency_cdf.png", plot_latency_cdf, (f, rows, out_dir, written, title)),
+            ("serve_load.png", plot_serve_load, (rows, out_dir, written, title))]
+    if pid is not None:
+        jobs.append(("serve_queue_%s.png" % pid, plot_serve_queue, (f, pid, out_dir, written)))
+    return jobs
+
+
 # ----------------------------------------------------------------------------- failures
 
 def failure_fields(rows):
@@ -1013,6 +1331,7 @@ def plot_results_file(path, point, out_dir):
         else:
             jobs += [("gantt_%s.png" % pid, plot_gantt, (f, pid, out_dir, written)),
                      ("energy_%s.png" % pid, plot_energy, (f, pid, out_dir, written))]
+        jobs += serve_jobs(f, rows, pid, out_dir, written, title)
         run_jobs(jobs)
         if not written:
             print("no plots written (nothing in %s to plot)" % path)
@@ -1050,8 +1369,8 @@ def main(argv=None):
     ap.add_argument("--out", metavar="DIR",
                     help="output directory (default: <file stem>_plots/ beside the file)")
     ap.add_argument("--point", metavar="ID",
-                    help="point id for the Gantt chart and energy breakdown (default: the "
-                         "first ok point)")
+                    help="point id for the Gantt chart, energy breakdown and (a serve "
+                         "point's) queue plot (default: the first ok point)")
     args = ap.parse_args(argv)
 
     path = args.results

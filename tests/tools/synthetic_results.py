@@ -8,12 +8,18 @@ sim/results/hdf5_file.hpp, in either format:
               variable-length string ("" where missing); attributes int64 / float64 / string
               by each point's own value
 
+  version 5   as 2, plus energy_per_token_pj and stage serve's summary fields (requests ..
+              preemptions; zero or "" on other stages' points) and, for a serve point
+              (serve_point()), its `requests` and `serve_series` tables
+
 Other strings: variable-length in /summary (fixed-width with fixed_strings=True, which the
 readers must accept too), fixed-width NUL-padded in the per-point tables; h5py reads both
 as bytes. A point is a dict made by point(); its tables are small but well-formed (failed
 points get empty tables, as the C++ writer gives them).
 """
+import heapq
 import math
+import random
 
 import h5py
 import numpy as np
@@ -24,14 +30,23 @@ SUMMARY_FIELDS = [("id", "s"), ("status", "s"), ("error", "s"), ("model", "s"), 
                   ("profile", "s"), ("fidelity", "s"), ("makespan_ps", "<i8"),
                   ("analytical_makespan_ps", "<i8"), ("makespan_s", "<f8"),
                   ("energy_pj", "<f8"), ("nodes", "<i8")]
+# Format 5's fields of stage serve, written after those (the C++ writer has others between).
+SERVE_FIELDS = [("energy_per_token_pj", "<f8"), ("requests", "<i8"), ("replicas", "<i8"),
+                ("dispatch", "s"), ("arrival_rate_per_s", "<f8"), ("iterations", "<i8"),
+                ("output_tokens", "<i8"), ("ttft_p50_s", "<f8"), ("ttft_p90_s", "<f8"),
+                ("ttft_p99_s", "<f8"), ("tpot_p50_s", "<f8"), ("tpot_p90_s", "<f8"),
+                ("tpot_p99_s", "<f8"), ("latency_p50_s", "<f8"), ("latency_p90_s", "<f8"),
+                ("latency_p99_s", "<f8"), ("throughput_tokens_per_s", "<f8"),
+                ("goodput_requests_per_s", "<f8"), ("preemptions", "<i8")]
 
 
 def point(system, seq, makespan_s, energy_pj, params=None, status="ok", error="",
-          objective="time", model="gpt2"):
-    """One point's summary; `params` {name: int | float | str} in sweep-axis order."""
+          objective="time", model="gpt2", stage="prefill", serve=None, tables=None):
+    """One point's summary; `params` {name: int | float | str} in sweep-axis order; `serve`
+    {SERVE_FIELDS name: value}, `tables` a serve point's {"requests", "serve_series": array}."""
     return dict(system=system, seq=seq, makespan_s=makespan_s, energy_pj=energy_pj,
                 params=dict(params or {}), status=status, error=error, objective=objective,
-                model=model)
+                model=model, stage=stage, serve=dict(serve or {}), tables=dict(tables or {}))
 
 
 def is_int(v):
@@ -75,15 +90,18 @@ def summary_array(points, version, fixed_strings):
     enc = (lambda v: str(v).encode()) if fixed_strings else str
     names = parameter_names(points)
     kinds = {n: param_kind([p["params"].get(n) for p in points], version) for n in names}
-    dtype = [(f, s if t == "s" else t) for f, t in SUMMARY_FIELDS]
+    serve_fields = SERVE_FIELDS if version >= 5 else []
+    dtype = [(f, s if t == "s" else t) for f, t in SUMMARY_FIELDS + serve_fields]
     dtype += [("param." + n, {"int": "<i8", "float": "<f8", "str": s}[kinds[n]]) for n in names]
     rows = []
     for i, p in enumerate(points):
         ps = int(round(p["makespan_s"] * 1e12))
         row = (enc(point_id(i)), enc(p["status"]), enc(p["error"]), enc(p["model"]),
-               enc("prefill"), p["seq"], enc(p["system"]), enc(p["objective"]),
+               enc(p["stage"]), p["seq"], enc(p["system"]), enc(p["objective"]),
                enc("lightcode"), enc("analytical"), ps, ps, p["makespan_s"], p["energy_pj"],
                1108)
+        row += tuple(enc(p["serve"].get(f, "")) if t == "s" else p["serve"].get(f, 0)
+                     for f, t in serve_fields)
         cells = [param_cell(p["params"].get(n), kinds[n]) for n in names]
         row += tuple(enc(c) if kinds[n] == "str" else c for n, c in zip(names, cells))
         rows.append(row)
@@ -134,6 +152,116 @@ def energy_array():
                     dtype=ENERGY_DTYPE)
 
 
+REQUEST_DTYPE = np.dtype([("id", "<i8"), ("replica", "<i4"), ("prompt_tokens", "<i8"),
+                          ("output_tokens", "<i8"), ("arrival_ps", "<i8"),
+                          ("first_service_ps", "<i8"), ("first_token_ps", "<i8"),
+                          ("finish_ps", "<i8"), ("ttft_s", "<f8"), ("tpot_s", "<f8"),
+                          ("latency_s", "<f8"), ("preemptions", "<i8")])
+SERVE_SAMPLE_DTYPE = np.dtype([("replica", "<i4"), ("time_ps", "<i8"), ("queue", "<i8"),
+                               ("running", "<i8")])
+
+# The synthetic serving model: each replica runs up to BATCH sequences at once, admitted in
+# arrival order; a prefill costs PREFILL_S per prompt token, then each output token TPOT_S
+# times (1 + TPOT_LOAD per other running sequence). Power: STATIC_W per replica over the
+# run, plus dynamic energy per prompt and output token.
+BATCH, PREFILL_S, TPOT_S, TPOT_LOAD = 32, 2e-5, 0.012, 0.03
+STATIC_W, PROMPT_J, OUTPUT_J = 300.0, 0.005, 0.1
+SLO_TTFT_S, SLO_TPOT_S = 0.5, 0.03
+SERVE_SEED = 20261203
+
+
+def arrivals(rate, n, seed):
+    """n requests (arrival s, prompt tokens, output tokens): Poisson arrivals at `rate` per
+    second, lognormal lengths (median 256 prompt, 96 output tokens), from random.Random(seed)
+    (the same gaps, scaled, and the same lengths at every rate)."""
+    rng = random.Random(seed)
+    t, out = 0.0, []
+    for _ in range(n):
+        t += rng.expovariate(1.0) / rate
+        prompt = min(4096, max(8, int(round(rng.lognormvariate(math.log(256), 0.8)))))
+        output = min(1024, max(1, int(round(rng.lognormvariate(math.log(96), 0.9)))))
+        out.append((t, prompt, output))
+    return out
+
+
+def choose_replica(policy, i, prompt, outstanding, replicas):
+    """The replica a request goes to: round_robin in turn, least_outstanding_tokens the one
+    with the fewest unfinished tokens (ties: lowest), prompt_length 0 up to 512 tokens, else 1."""
+    if policy == "round_robin":
+        return i % replicas
+    if policy == "least_outstanding_tokens":
+        return min(range(replicas), key=lambda r: (outstanding[r], r))
+    return 0 if prompt <= 512 else 1 % replicas
+
+
+def ps(seconds):
+    return int(round(seconds * 1e12))
+
+
+def serve_run(policy, rate, n, replicas, seed):
+    """The requests (REQUEST_DTYPE) and serve_series (SERVE_SAMPLE_DTYPE) of one run."""
+    slots = [[0] * BATCH for _ in range(replicas)]  # heaps of the times (ps) slots free up
+    dispatched = [[] for _ in range(replicas)]  # (finish ps, tokens) per replica
+    rows, events = [], [[] for _ in range(replicas)]
+    for i, (arrival_s, prompt, output) in enumerate(arrivals(rate, n, seed)):
+        arrival = ps(arrival_s)
+        outstanding = [sum(k for fin, k in d if fin > arrival) for d in dispatched]
+        r = choose_replica(policy, i, prompt, outstanding, replicas)
+        start = max(arrival, heapq.heappop(slots[r]))
+        running = sum(1 for free in slots[r] if free > start)
+        first_token = start + ps(PREFILL_S * prompt + TPOT_S)
+        tpot = TPOT_S * (1 + TPOT_LOAD * running)
+        finish = first_token + ps(tpot * (output - 1))
+        heapq.heappush(slots[r], finish)
+        dispatched[r].append((finish, prompt + output))
+        events[r] += [(arrival, 1, 0), (start, -1, 1), (finish, 0, -1)]
+        tpot_s = (finish - first_token) / 1e12 / (output - 1) if output > 1 else 0.0
+        rows.append((i, r, prompt, output, arrival, start, first_token, finish,
+                     (first_token - arrival) / 1e12, tpot_s, (finish - arrival) / 1e12, 0))
+    samples = []
+    for r, evs in enumerate(events):
+        queue = run = 0
+        evs.sort()
+        for k, (t, dq, dr) in enumerate(evs):
+            queue, run = queue + dq, run + dr
+            last = samples[-1][2:] if samples and samples[-1][0] == r else (0, 0)
+            # one sample per time at which the replica's counts changed
+            if (k + 1 == len(evs) or evs[k + 1][0] != t) and (queue, run) != last:
+                samples.append((r, t, queue, run))
+    return np.array(rows, dtype=REQUEST_DTYPE), np.array(samples, dtype=SERVE_SAMPLE_DTYPE)
+
+
+def nearest_rank(values, p):
+    """The ceil(p/100 n)-th smallest value (the simulator's percentiles)."""
+    xs = sorted(values)
+    return xs[max(1, math.ceil(p / 100.0 * len(xs))) - 1]
+
+
+def serve_point(dispatch, rate, system="H100", model="llama-2-7b", params=None, n=200,
+                replicas=2, seed=SERVE_SEED):
+    """A serve point: n requests at `rate` per second on `replicas` replicas dispatched by
+    `dispatch`, run through the synthetic serving model, its summary figures derived from
+    its requests as the simulator derives them (but `iterations`, a stand-in: the model has
+    no iterations). `params` default: dispatch and arrival_rate."""
+    requests, series = serve_run(dispatch, rate, n, replicas, seed)
+    run_s = int(requests["finish_ps"].max()) / 1e12
+    tokens = int(requests["output_tokens"].sum())
+    energy = 1e12 * (STATIC_W * replicas * run_s + OUTPUT_J * tokens
+                     + PROMPT_J * int(requests["prompt_tokens"].sum()))
+    good = int(np.sum((requests["ttft_s"] <= SLO_TTFT_S) & (requests["tpot_s"] <= SLO_TPOT_S)))
+    serve = dict(energy_per_token_pj=energy / tokens, requests=n, replicas=replicas,
+                 dispatch=dispatch, arrival_rate_per_s=float(rate),
+                 iterations=int(tokens / BATCH * 1.5), output_tokens=tokens,
+                 throughput_tokens_per_s=tokens / run_s, goodput_requests_per_s=good / run_s,
+                 preemptions=0)
+    for m in ("ttft", "tpot", "latency"):
+        for q in (50, 90, 99):
+            serve["%s_p%d_s" % (m, q)] = nearest_rank(requests["%s_s" % m].tolist(), q)
+    return point(system, 0, run_s, energy, params if params is not None else
+                 {"dispatch": dispatch, "arrival_rate": rate}, model=model, stage="serve",
+                 serve=serve, tables={"requests": requests, "serve_series": series})
+
+
 def attribute(v, version):
     """A parameter attribute: format 2 keeps ints and floats numeric, format 1 writes text."""
     if version >= 2 and is_int(v):
@@ -159,6 +287,9 @@ def write_points(f, points, summary, version):
                          data=energy_array() if ok else np.zeros(0, ENERGY_DTYPE))
         g.create_dataset("memory_profile",
                          data=np.array([(0, 10, 20), (1000, 30, 20)], dtype=MEMORY_DTYPE))
+        if p["stage"] == "serve":  # as the C++ writer: a failed serve point's are empty
+            for name, dtype in (("requests", REQUEST_DTYPE), ("serve_series", SERVE_SAMPLE_DTYPE)):
+                g.create_dataset(name, data=p["tables"].get(name, np.zeros(0, dtype)))
 
 
 def write_results(path, points, version=2, fixed_strings=False, point_tables=True):

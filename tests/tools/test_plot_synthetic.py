@@ -74,23 +74,33 @@ def run(*args):
     return p
 
 
-def figures(*args):
-    """Runs plot.py's main in this process with `save` spied on: {file name: (number of
-    axes, sorted x of the vertical lines in the first axes, its legend's labels)}, plus the
-    exit status."""
+def plot_module():
+    """tools/plot.py loaded as a module (a fresh one each call)."""
     spec = importlib.util.spec_from_file_location("lc_plot_under_test", PLOT)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
+    return mod
+
+
+def figure_facts(fig):
+    """(number of axes, sorted x of the vertical lines in the first axes, its legend's labels)."""
+    ax = fig.axes[0]
+    vlines = sorted({float(l.get_xdata()[0]) for l in ax.lines
+                     if len(l.get_xdata()) == 2 and l.get_xdata()[0] == l.get_xdata()[1]})
+    legend = ax.get_legend()
+    labels = [t.get_text() for t in legend.get_texts()] if legend else []
+    return len(fig.axes), vlines, labels
+
+
+def figures(*args, inspect=figure_facts):
+    """Runs plot.py's main in this process with `save` spied on: {file name: inspect(the
+    figure)} (figure_facts by default), plus the exit status."""
+    mod = plot_module()
     seen = {}
     real_save = mod.save
 
     def spy(fig, out_dir, name, written):
-        ax = fig.axes[0]
-        vlines = sorted({float(l.get_xdata()[0]) for l in ax.lines
-                         if len(l.get_xdata()) == 2 and l.get_xdata()[0] == l.get_xdata()[1]})
-        legend = ax.get_legend()
-        labels = [t.get_text() for t in legend.get_texts()] if legend else []
-        seen[name] = (len(fig.axes), vlines, labels)
+        seen[name] = inspect(fig)
         real_save(fig, out_dir, name, written)
 
     mod.save = spy
@@ -312,9 +322,16 @@ def case_pareto(tmp):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="lc_plot_synth_")
-    for case in (case_failed_point, case_v2_facets, case_crossover_h5, case_crossover_json,
-                 case_errors, case_energy_categories, case_pareto):
+    return run_cases((case_failed_point, case_v2_facets, case_crossover_h5, case_crossover_json,
+                      case_errors, case_energy_categories, case_pareto),
+                     "lc_plot_synth_", "synthetic plot")
+
+
+def run_cases(cases, prefix, what):
+    """Runs each case(tmp) in one temporary folder (kept when a check failed); the exit
+    status."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    for case in cases:
         print("== %s" % case.__name__)
         try:
             case(tmp)
@@ -324,7 +341,7 @@ def main():
         print("%d check(s) failed; files in %s" % (len(failures), tmp))
         return 1
     shutil.rmtree(tmp, ignore_errors=True)
-    print("all synthetic plot checks passed")
+    print("all %s checks passed" % what)
     return 0
 
 

@@ -11,7 +11,10 @@
      numeric dtypes (int32 unit stays int32); a failed point's empty table has no rows;
   4. errors: a non-LightCode HDF5 file and a non-HDF5 file raise ValueError naming the path,
      a missing file FileNotFoundError, an unknown point or table KeyError;
-  5. the command line prints the points table (exit 0) and exits 2 on a bad file.
+  5. the command line prints the points table (exit 0) and exits 2 on a bad file;
+  6. format 5 (stage serve): the serve summary columns, load_requests and load_serve_series
+     give back exactly the tables written (values and dtypes, int32 replica), a failed serve
+     point's are empty, a prefill point has none (KeyError); leading_number reads "20 req/s".
 
 Usage: test_results_loader.py [SOURCE_DIR]   (default: two levels above this file)
 Exits 77 (ctest: skipped) with a SKIP message when h5py or pandas is missing
@@ -36,7 +39,7 @@ SRC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file_
 sys.path.insert(0, os.path.join(SRC, "tools"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lightcode_results as lr  # noqa: E402
-from synthetic_results import point, write_results  # noqa: E402
+from synthetic_results import point, serve_point, write_results  # noqa: E402
 
 failures = []
 
@@ -194,6 +197,63 @@ def case_cli(tmp, other):
           "CLI on a non-LightCode file: exit 2 with the reason")
 
 
+def same_table(df, array):
+    """True when the DataFrame holds exactly the structured array: same columns in order,
+    dtypes and values."""
+    names = list(array.dtype.names)
+    return (list(df.columns) == names and len(df) == len(array)
+            and all(df[n].dtype == array.dtype[n] and np.array_equal(df[n].to_numpy(), array[n])
+                    for n in names))
+
+
+def case_serve(tmp):
+    points = [serve_point(d, rate, n=60) for d in ("round_robin", "prompt_length")
+              for rate in (5, 20)]
+    points.append(point("H100", 128, 0.01, 1e9, {"dispatch": "round_robin", "arrival_rate": 5}))
+    points.append(point("H100", 0, 0.0, 0.0, {"dispatch": "prompt_length", "arrival_rate": 40},
+                        status="failed", error="synthetic failure", stage="serve"))
+    path = write_results(os.path.join(tmp, "serve_v5.h5"), points, version=5)
+    with lr.open_results(path) as f:
+        check(lr.format_version(f) == 5, "v5: format_version 5")
+    df = lr.load_points(path)
+    check(list(df["stage"]) == ["serve"] * 4 + ["prefill", "serve"]
+          and list(df["dispatch"]) == ["round_robin"] * 2 + ["prompt_length"] * 2 + ["", ""]
+          and str_columns(df, ["dispatch", "param.dispatch"])
+          and list(df["param.dispatch"])[:2] == ["round_robin"] * 2,
+          "v5: dispatch decoded, 'param.dispatch' kept beside the summary's 'dispatch'")
+    check(df["arrival_rate"].dtype == np.int64 and list(df["arrival_rate"]) == [5, 20, 5, 20, 5, 40]
+          and df["requests"].dtype == np.int64 and list(df["requests"]) == [60] * 4 + [0, 0],
+          "v5: arrival_rate parameter int64, requests counted")
+    p = points[1]
+    check(all(df[f].iloc[1] == p["serve"][f] for f in ("latency_p99_s", "ttft_p50_s",
+                                                       "throughput_tokens_per_s", "replicas",
+                                                       "output_tokens", "energy_per_token_pj")),
+          "v5: the serve figures read back exactly")
+    for i, p in enumerate(points[:4]):
+        pid = "p%04d" % i
+        req, series = lr.load_requests(path, pid), lr.load_serve_series(path, pid)
+        check(same_table(req, p["tables"]["requests"])
+              and same_table(series, p["tables"]["serve_series"])
+              and req["replica"].dtype == np.int32 and len(req) == 60,
+              "%s: requests (%d rows) and serve_series (%d rows) read back exactly" % (
+                  pid, len(req), len(series)))
+    check(same_table(lr.load_table(path, "p0001", "serve_series"),
+                     points[1]["tables"]["serve_series"]), "load_table by name: serve_series")
+    check(len(lr.load_requests(path, "p0005")) == 0 and len(lr.load_serve_series(path, "p0005"))
+          == 0, "failed serve point: empty requests and serve_series")
+    check(raises(KeyError, lr.load_requests, path, "p0004") is not None,
+          "a prefill point has no requests table: KeyError")
+    ln = lr.leading_number
+    check(ln("20 req/s") == 20.0 and ln(" 2.5e1/s") == 25.0 and ln(7) == 7.0 and ln("12") == 12.0
+          and ln("fast") is None and ln("") is None and ln(float("nan")) is None,
+          "leading_number: the number a text starts with")
+    cli = os.path.join(SRC, "tools", "lightcode_results.py")
+    p = subprocess.run([sys.executable, cli, path, "--point", "p0002", "--table", "requests"],
+                       capture_output=True, text=True)
+    check(p.returncode == 0 and len(p.stdout.splitlines()) == 61
+          and "first_token_ps" in p.stdout.splitlines()[0], "CLI --table requests")
+
+
 def main():
     print("pandas %s, h5py %s" % (pd.__version__, h5py.__version__))
     tmp = tempfile.mkdtemp(prefix="lc_loader_")
@@ -203,6 +263,7 @@ def main():
         case_tables(path)
         other = case_errors(tmp)
         case_cli(tmp, other)
+        case_serve(tmp)
     except Exception as e:  # a crash is a failure, with the files kept for a look
         check(False, "raised %s: %s" % (type(e).__name__, e))
     if failures:

@@ -131,7 +131,7 @@ int run(const RunOptions& o) {
     rows.push_back(result.summary);
     file.points.push_back(std::move(result));
   }
-  std::cout << results::format_seed_table(rows);
+  std::cout << results::format_seed_table(rows) << results::format_serve_table(rows);
   results::write_results(out, file);
   if (!o.listing.empty()) write_output_file(o.listing, listing.str());
   std::cout << "results: " << out << (o.listing.empty() ? "" : ", listing: " + o.listing) << "\n";

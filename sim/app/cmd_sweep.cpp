@@ -50,7 +50,9 @@ int sweep(const SweepCli& c) {
     o.progress_bar = ::isatty(STDERR_FILENO) != 0;
   }
   const sweep::SweepOutcome r = sweep::run_sweep(scenario, o);
-  if (r.summaries.size() <= 40) std::cout << results::format_seed_table(r.summaries);
+  if (r.summaries.size() <= 40) {
+    std::cout << results::format_seed_table(r.summaries) << results::format_serve_table(r.summaries);
+  }
   std::cout << "sweep: " << r.points << " points (" << (o.shard_count > 1 ? "shard " + c.shard + " of " + std::to_string(scenario.points.size()) + ", " : "")
             << r.ran << " run, " << r.resumed << " resumed, " << r.failed << " failed) in " << one_decimal(r.seconds)
             << " s" << (r.ran > 0 ? ", " + one_decimal(static_cast<double>(r.ran) / r.seconds) + " points/s" : "") << "\n";

@@ -246,6 +246,52 @@ std::string format_seed_table(const std::vector<PointSummary>& points) {
   return table.str() + notes;
 }
 
+std::string format_serve_table(const std::vector<PointSummary>& points) {
+  std::vector<const PointSummary*> served;
+  std::vector<std::string> swept;
+  for (const PointSummary& p : points) {
+    if (p.stage != "serve") continue;
+    served.push_back(&p);
+    for (const auto& parameter : p.parameters) {
+      if (parameter.first != "dispatch") add_unique(swept, parameter.first);
+    }
+  }
+  if (served.empty()) return "";
+  std::vector<Align> align{Align::left, Align::left};
+  align.insert(align.end(), swept.size() + 11, Align::right);
+  TextTable table(align);
+  std::vector<std::string> heading{"point", "dispatch"};
+  heading.insert(heading.end(), swept.begin(), swept.end());
+  for (const char* h : {"requests", "TTFT_p50[s]", "TTFT_p99[s]", "TPOT_p50[s]", "TPOT_p99[s]", "latency_p99[s]",
+                        "throughput[tok/s]", "goodput[req/s]", "energy_per_token[pj]", "preemptions", "run[s]"}) {
+    heading.push_back(h);
+  }
+  table.add(heading);
+  for (const PointSummary* p : served) {
+    std::vector<std::string> row{p->id, p->dispatch.empty() ? "-" : p->dispatch};
+    for (const std::string& name : swept) {
+      std::string value = "-";
+      for (const auto& [key, text] : p->parameters) {
+        if (key == name) value = text;
+      }
+      row.push_back(value);
+    }
+    if (p->status != "ok") {
+      row.push_back(p->error.empty() ? p->status : p->status + ": " + one_line(p->error));
+      table.add(row, true);
+      continue;
+    }
+    for (std::string cell : {std::to_string(p->requests), fixed(p->ttft_p50_s, 6), fixed(p->ttft_p99_s, 6),
+                             fixed(p->tpot_p50_s, 6), fixed(p->tpot_p99_s, 6), fixed(p->latency_p99_s, 6),
+                             fixed(p->throughput_tokens_per_s, 1), fixed(p->goodput_requests_per_s, 3),
+                             fixed(p->energy_per_token_pj, 1), std::to_string(p->preemptions), fixed(p->makespan_s, 3)}) {
+      row.push_back(std::move(cell));
+    }
+    table.add(row);
+  }
+  return "serving (" + served.front()->system + "):\n" + table.str();
+}
+
 std::string format_point_details(const PointResult& point) {
   const PointSummary& s = point.summary;
   std::ostringstream out;

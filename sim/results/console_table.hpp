@@ -24,6 +24,10 @@ namespace lightcode::results {
 
 std::string format_seed_table(const std::vector<PointSummary>& points);
 std::string format_point_details(const PointResult& point);
+// Stage serve's figures, one row per serve point (its dispatch policy and swept parameters,
+// requests, TTFT and TPOT p50 / p99, latency p99, throughput, goodput, energy per output
+// token, preemptions, the run's length); "" when no point serves.
+std::string format_serve_table(const std::vector<PointSummary>& points);
 
 // A time in seconds with `decimals` (0..12) digits, exactly: 1234567 ps, 9 -> "0.000001235".
 std::string format_seconds(Time t, int decimals);

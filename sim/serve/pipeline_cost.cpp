@@ -8,7 +8,7 @@
 #include "hw_models/resident_inputs.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/limits.hpp"
-#include "sim/joint/joint_placement.hpp"
+#include "sim/joint/split_search.hpp"
 #include "sim/opt/expand.hpp"
 #include "sim/opt/partition.hpp"
 #include "sim/opt/placement.hpp"
@@ -75,14 +75,17 @@ IterationEstimate PipelineIterationCost::run_pipeline(const frontend::Batch& bat
   const ir::InputTypeRule rule = system.profile().input_rule();
   if (graph.input_rule() != rule) graph.apply_input_rule(rule);
   hw::check_resident_inputs(graph, system, model_.name);
-  const opt::StackedGraph stacks(graph, system);
-  const opt::Partition part = opt::partition_for(stacks);
   if (options_.joint_search) {
+    // What a point of the same graph runs (sweep::run_point): the joint search, splitting a
+    // dominant product across units when that pays.
     joint::JointOptions search;
     search.evaluations = options_.joint_evaluations;
-    const joint::JointResult j = joint::place_jointly(stacks, part, objective_, *policy_, search);
-    return IterationEstimate{j.cost.makespan, Energy::pj(j.cost.dynamic_pj)};
+    const joint::Answer a = joint::place_with_splits(std::make_unique<const ir::Graph>(std::move(graph)), system,
+                                                     objective_, *policy_, search);
+    return IterationEstimate{a.result.cost.makespan, Energy::pj(a.result.cost.dynamic_pj)};
   }
+  const opt::StackedGraph stacks(graph, system);
+  const opt::Partition part = opt::partition_for(stacks);
   const opt::Placement placement = opt::place(stacks, part, objective_);
   const opt::TaskGraph tasks = opt::expand(stacks, part, placement);
   const sched::Schedule timeline = sched::schedule(tasks, sched::unit_instances(system), *policy_);

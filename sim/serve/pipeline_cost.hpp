@@ -1,7 +1,8 @@
 #pragma once
 // An iteration's cost from the real pipeline: the batch's graph (frontend::build_iteration,
 // Logits::last, the profile's input rule), its stacks, the profile's partition, the placement
-// (opt::place's exact sum selection, or the joint search, sim/joint), its expansion, the
+// (opt::place's exact sum selection, or the joint search with product splitting as a point
+// runs it, joint::place_with_splits), its expansion, the
 // scheduling policy's analytical timeline and sched::reported_cost. It returns the makespan
 // (ps) and the DYNAMIC energy only (tasks and transfers, pJ): the serving run charges static
 // power itself over the whole run, busy or idle (ReplicaSpec::static_power_w), so charging it

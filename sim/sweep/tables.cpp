@@ -325,7 +325,7 @@ std::string read_only_with(std::string_view key) {
   if (serve_only(key)) return "stage: serve";
   if (key == "fidelity") return "a stage other than serve (serve times its iterations analytically)";
   if (not_serve(key) && key != "traced_length" && key != "logits" && key != "precision" && key != "pareto") {
-    return "a stage other than serve (serve reads the replicas' systems and the requests' lengths)";
+    return "a stage other than serve";
   }
   if (key == "traced_length") return "a TVM graph file for model";
   if (key == "new_tokens") return "stage: generate";

@@ -1,0 +1,147 @@
+// `stage: serve` points end to end: a single request is `stage: generate` to the picosecond;
+// prompt-length dispatch follows a table `lightcode crossover` wrote; a table that leaves a
+// prompt uncovered and a replica whose weights do not fit are errors; the report holds every
+// request and round-trips through HDF5.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "sim/core/error.hpp"
+#include "sim/results/hdf5_file.hpp"
+#include "sim/sweep/crossover.hpp"
+#include "sim/sweep/dispatch_table.hpp"
+#include "sim/sweep/run_point.hpp"
+#include "sim/sweep/scenario.hpp"
+#include "tests/support/paths.hpp"
+#include "tests/support/scratch.hpp"
+
+using namespace lightcode;
+
+namespace {
+
+std::string system_path(const std::string& name) { return test::source_dir() + "/configs/systems/" + name + ".yaml"; }
+
+sweep::PointSpec only_point(const test::Scratch& s, const std::string& text) {
+  const sweep::Scenario sc = sweep::load_scenario(s.file("scenario.yaml", text));
+  REQUIRE(sc.points.size() == 1);
+  return sc.points.front();
+}
+
+// A serve scenario on `replicas` (system names) reading the trace `rows` (after the header).
+std::string serve_text(const test::Scratch& s, const std::vector<std::string>& replicas, const std::string& rows,
+                       const std::string& extra = "") {
+  std::string text = "model: gpt2\nstage: serve\nobjective: energy\nplacement_evaluations: 8\nreplicas:\n";
+  for (const std::string& r : replicas) text += "  - system: " + system_path(r) + "\n";
+  text += "trace: " + s.file("trace.csv", "arrival_s,prompt_tokens,output_tokens\n" + rows) + "\n";
+  return text + extra;
+}
+
+std::string error_of(const sweep::PointSpec& p) {
+  try {
+    sweep::run_point(p);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("serving: a single request is stage generate to the picosecond") {
+  const test::Scratch s;
+  constexpr int64_t kPrompt = 24, kOutput = 5;
+  const sweep::PointSpec generate = only_point(
+      s, "model: gpt2\nstage: generate\nsequence_length: " + std::to_string(kPrompt) +
+             "\nnew_tokens: " + std::to_string(kOutput) + "\nsystem: " + system_path("h100_sxm") +
+             "\nobjective: energy\nplacement_evaluations: 8\nfidelity: analytical\n");
+  const results::PointSummary g = sweep::run_point(generate).result.summary;
+
+  const sweep::PointRun served = sweep::run_point(
+      only_point(s, serve_text(s, {"h100_sxm"}, "0," + std::to_string(kPrompt) + "," + std::to_string(kOutput) + "\n")));
+  const results::PointSummary& v = served.result.summary;
+  REQUIRE(served.result.requests.size() == 1);
+  const results::RequestRow& r = served.result.requests.front();
+  CHECK(r.arrival == Time::zero());
+  CHECK(r.first_token == Time::from_seconds(g.ttft_s));  // the prefill's makespan
+  CHECK(r.ttft_s == g.ttft_s);
+  CHECK(r.tpot_s == g.tpot_s);
+  CHECK(r.finish == g.makespan);  // prefill and every decode step, to the picosecond
+  CHECK(v.makespan == g.makespan);
+  CHECK(v.iterations == kOutput);  // the prefill gives the first token, then one decode step each
+  // Static power over the run: the same as each step's over its makespan.
+  CHECK(v.energy_pj == doctest::Approx(g.energy_pj).epsilon(1e-12));
+  CHECK(v.energy_per_token_pj == doctest::Approx(g.energy_per_token_pj).epsilon(1e-12));
+}
+
+TEST_CASE("serving: prompt-length dispatch sends each request where the crossover table says") {
+  const test::Scratch s;
+  const sweep::CrossoverScenario xo = sweep::parse_crossover(
+      "name: xo\nmodel: gpt2\nstage: prefill\nprofile: default\nsystems: [" + system_path("h100_sxm") + ", " +
+          system_path("gpu_dota_b") + "]\nobjectives: [energy]\nlengths: {start: 1, stop: 320}\n",
+      s.path("xo.yaml"), s.dir);
+  const std::string table_path = s.file("table.yaml", sweep::dispatch_yaml(sweep::run_crossover(xo)));
+  const sweep::LoadedDispatchTable table = sweep::load_dispatch_table(table_path);
+  REQUIRE(table.objectives.size() == 1);
+  REQUIRE(table.objectives[0].rules.size() >= 2);  // the table distinguishes the systems
+
+  // Prompts across the whole range, one output token each, one at a time.
+  std::string rows;
+  const std::vector<int64_t> prompts{1, 7, 40, 100, 180, 230, 236, 237, 240, 290, 319, 320};
+  for (size_t i = 0; i < prompts.size(); ++i) rows += std::to_string(i) + "," + std::to_string(prompts[i]) + ",1\n";
+  const sweep::PointRun run = sweep::run_point(only_point(
+      s, serve_text(s, {"h100_sxm", "gpu_dota_b"}, rows,
+                    "dispatch: prompt_length\ndispatch_table: " + table_path + "\nbatching: {max_batch: 1}\n")));
+  REQUIRE(run.result.requests.size() == prompts.size());
+  const std::vector<std::string> names{"H100-SXM", "H100-SXM/DOTA-B"};
+  bool used[2] = {false, false};
+  for (const results::RequestRow& r : run.result.requests) {
+    const std::string& named = table.route("energy", r.prompt_tokens).system;
+    INFO("prompt " << r.prompt_tokens << " -> " << named);
+    REQUIRE(r.replica >= 0);
+    REQUIRE(r.replica < 2);
+    CHECK(names[static_cast<size_t>(r.replica)] == named);
+    used[r.replica] = true;
+  }
+  CHECK((used[0] && used[1]));
+  CHECK(run.result.summary.dispatch == "prompt_length");
+
+  // The results file keeps every request and the queue series.
+  results::ResultsFile file;
+  file.points.push_back(run.result);
+  results::write_results(s.path("serve.h5"), file);
+  const results::PointResult back = results::read_results(s.path("serve.h5")).points.front();
+  REQUIRE(back.requests.size() == run.result.requests.size());
+  CHECK(back.requests.back().finish == run.result.requests.back().finish);
+  CHECK(back.requests[3].replica == run.result.requests[3].replica);
+  CHECK(back.serve_series.size() == run.result.serve_series.size());
+  CHECK(back.summary.latency_p99_s == run.result.summary.latency_p99_s);
+}
+
+TEST_CASE("serving: a dispatch table that does not cover a prompt is an error naming it") {
+  const test::Scratch s;
+  const std::string table = s.file(
+      "table.yaml",
+      "name: t\nmodel: gpt2\nstage: prefill\nprofile: default\nlengths: {start: 1, stop: 100}\n"
+      "systems:\n  - {name: \"H100-SXM\", file: \"h100_sxm.yaml\"}\ndispatch:\n  time:\n    unit: \"s\"\n"
+      "    ranges:\n      - {from: 1, to: 100, system: \"H100-SXM\", file: \"h100_sxm.yaml\", metric_from: 1, "
+      "metric_to: 2}\n");
+  const std::string message = error_of(only_point(
+      s, serve_text(s, {"h100_sxm"}, "0,50,1\n0.5,150,1\n",
+                    "dispatch: prompt_length\ndispatch_table: " + table + "\ndispatch_objective: time\n")));
+  CHECK(message.find("covers prompts of 1..100 tokens; request 1 has 150") != std::string::npos);
+  // A table whose system no replica runs.
+  const std::string other = error_of(only_point(
+      s, serve_text(s, {"gpu_dota_b"}, "0,50,1\n", "dispatch: prompt_length\ndispatch_table: " + table +
+                                                        "\ndispatch_objective: time\n")));
+  CHECK(other.find("go to system 'H100-SXM', which no replica is (replicas: H100-SXM/DOTA-B)") != std::string::npos);
+}
+
+TEST_CASE("serving: a replica whose weights do not fit its memory is an error naming the bytes") {
+  const test::Scratch s;
+  std::string text = serve_text(s, {"h100_sxm"}, "0,8,2\n");
+  text.replace(text.find("gpt2"), 4, "llama-2-70b");
+  const std::string message = error_of(only_point(s, text));
+  INFO(message);
+  CHECK(message.find("replica 0 (") != std::string::npos);
+  CHECK(message.find("137953298578 B (138 GB) in all, but 'hbm' holds 80000000000 B (80 GB)") != std::string::npos);
+}

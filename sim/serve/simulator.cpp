@@ -25,7 +25,8 @@ struct Replica {
   ReplicaState state;
   bool busy = false;
   Time busy_until, wake = Time::max();
-  size_t iteration = 0;  // index of the one in flight in ServeResult::iterations
+  std::vector<SlotRecord> in_flight;  // the running iteration's slots (reused, not reallocated)
+  size_t iteration = 0;               // its index in ServeResult::iterations, when kept
 };
 
 void validate(const std::vector<Request>& requests, const ServeSpec& spec) {
@@ -135,39 +136,40 @@ class Simulation {
       throw std::logic_error("serving: internal error, replica " + std::to_string(index) +
                              " holds " + std::to_string(kv) + " KV tokens, capacity " +
                              std::to_string(r.state.kv_capacity));
-    frontend::Batch batch;
-    IterationRecord rec;
-    rec.replica = index;
-    rec.start = now;
-    rec.kv_used = kv;
+    batch_.sequences.clear();
+    r.in_flight.clear();
     for (const Slot& s : f.slots) {
-      batch.sequences.push_back({s.new_tokens, s.context});
-      rec.slots.push_back({s.request, s.new_tokens, s.context, s.decode, false});
+      batch_.sequences.push_back({s.new_tokens, s.context});
+      r.in_flight.push_back({s.request, s.new_tokens, s.context, s.decode, false});
       RequestRecord& q = result_.requests[s.request];
       if (q.first_service == kUnset) q.first_service = now;
     }
-    const IterationEstimate cost = r.spec->cost->estimate(batch);
-    rec.end = now.plus(cost.time, "the serving run's time");
-    rec.energy = cost.energy;
+    const IterationEstimate cost = r.spec->cost->estimate(batch_);
+    const Time end = now.plus(cost.time, "the serving run's time");
     ReplicaRecord& rr = result_.replicas[index];
     rr.busy += cost.time;
     rr.dynamic_energy += cost.energy;
     rr.peak_kv = std::max(rr.peak_kv, kv);
     r.busy = true;
-    r.busy_until = rec.end;
+    r.busy_until = end;
     r.wake = Time::max();
+    ++result_.iteration_count;
+    if (!spec_.keep_iterations) return;
     r.iteration = result_.iterations.size();
-    result_.iterations.push_back(std::move(rec));
+    result_.iterations.push_back(IterationRecord{index, now, end, cost.energy, kv, r.in_flight});
   }
 
   void complete(size_t index, Time now) {
     Replica& r = replicas_[index];
     r.busy = false;
-    for (SlotRecord& slot : result_.iterations[r.iteration].slots) {
+    for (size_t k = 0; k < r.in_flight.size(); ++k) {
+      SlotRecord& slot = r.in_flight[k];
       Sequence* s = r.state.find_running(slot.request);
       if (!s) throw std::logic_error("serving: internal error, a slot's sequence left early");
       if (!slot.decode) s->prefilled += slot.new_tokens;
       slot.produced_token = s->decoding();
+      if (spec_.keep_iterations)
+        result_.iterations[r.iteration].slots[k].produced_token = slot.produced_token;
       if (!slot.produced_token) continue;
       RequestRecord& q = result_.requests[slot.request];
       if (++s->generated == 1) q.first_token = now;
@@ -188,6 +190,7 @@ class Simulation {
   std::vector<Replica> replicas_;
   std::vector<size_t> order_;  // request indices by arrival, ties in input order
   size_t finished_ = 0;
+  frontend::Batch batch_;  // the iteration being costed (reused, not reallocated)
   ServeResult result_;
 };
 

@@ -37,6 +37,10 @@ struct ReplicaSpec {
 struct ServeSpec {
   std::vector<ReplicaSpec> replicas;
   DispatchSpec dispatch;
+  // Keep every iteration with its slots in ServeResult::iterations. Metrics (metrics.hpp) do
+  // not read them; a long run may not afford them (100,000 requests under continuous
+  // batching run 2.7 M iterations; kept, they took 660 MiB: docs/PERFORMANCE.md).
+  bool keep_iterations = true;
 };
 
 struct RequestRecord {
@@ -87,8 +91,9 @@ struct ReplicaRecord {
 };
 
 struct ServeResult {
-  std::vector<RequestRecord> requests;  // in input order
-  std::vector<IterationRecord> iterations;
+  std::vector<RequestRecord> requests;      // in input order
+  std::vector<IterationRecord> iterations;  // in start order; empty unless keep_iterations
+  int64_t iteration_count = 0;              // kept or not
   std::vector<ReplicaRecord> replicas;
   Time run_time;  // from time 0 to the last finish
 };

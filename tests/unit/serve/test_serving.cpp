@@ -314,3 +314,27 @@ TEST_CASE("nearest-rank percentiles are measured values") {
   CHECK(nearest_rank(v, 99) == 10);
   CHECK(nearest_rank(v, 1) == 1);
 }
+
+TEST_CASE("a run without iteration records is the same run") {
+  const std::vector<Request> requests = heavy_load();
+  ServeSpec spec;
+  spec.replicas = {replica("continuous", 300, 8, 64), replica("static", 300, 4)};
+  spec.dispatch.policy = "least_outstanding_tokens";
+  const ServeResult kept = simulate_serving(requests, spec);
+  spec.keep_iterations = false;
+  const ServeResult lean = simulate_serving(requests, spec);
+  CHECK(lean.iterations.empty());
+  CHECK(lean.iteration_count == static_cast<int64_t>(kept.iterations.size()));
+  CHECK(lean.run_time == kept.run_time);
+  for (size_t i = 0; i < requests.size(); ++i) {
+    CHECK(lean.requests[i].first_token == kept.requests[i].first_token);
+    CHECK(lean.requests[i].finish == kept.requests[i].finish);
+    CHECK(lean.requests[i].preemptions == kept.requests[i].preemptions);
+  }
+  for (size_t i = 0; i < spec.replicas.size(); ++i) {
+    CHECK(lean.replicas[i].busy == kept.replicas[i].busy);
+    CHECK(lean.replicas[i].dynamic_energy == kept.replicas[i].dynamic_energy);
+    CHECK(lean.replicas[i].series.size() == kept.replicas[i].series.size());
+  }
+  CHECK(total_preemptions(lean) > 0);  // the records' bookkeeping under preemption too
+}

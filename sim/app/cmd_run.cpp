@@ -1,5 +1,7 @@
-// `lightcode run <scenario.yaml>`: every point of a scenario, in this process, at analytical
-// fidelity; the seed table's columns on the console and one HDF5 results file.
+// `lightcode run <scenario.yaml>`: every point of a scenario in turn (an event-fidelity point in
+// a worker process of its own, as SystemC elaborates once per process; analytical ones here);
+// the seed table's columns on the console (with generation's and serving's figures when a
+// point generates or serves) and one HDF5 results file.
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -150,9 +152,14 @@ void register_run(CLI::App& app, CommandAction& action) {
       "placement with the schedule (every placement tried is scheduled and charged as the report\n"
       "charges it; --details prints the lower bound and the gap); the lightcode profile keeps the\n"
       "original's exact sum selection per subgraph.\n\n"
+      "Stages: prefill, decode, generate (a prompt then new tokens: TTFT, time per output token and\n"
+      "energy per token) and serve (a request stream on replicas with batching, KV memory and\n"
+      "dispatch: latency percentiles, throughput, goodput and energy per token).\n\n"
       "  lightcode run scenarios/seed_table.yaml\n"
       "  lightcode run scenarios/seed_table.yaml --model ../shared/graphs/tvm/gpt2_prefill_seq5_graph.json\n"
-      "  lightcode run scenarios/seed_table.yaml --listing results/seed.lst --details");
+      "  lightcode run scenarios/seed_table.yaml --listing results/seed.lst --details\n"
+      "  lightcode run scenarios/generate.yaml\n"
+      "  lightcode run scenarios/serving_dispatch.yaml");
   cmd->add_option("scenario", o->scenario, "Scenario YAML (scenarios/*.yaml)")->required();
   cmd->add_option("--model", o->model, "Replace the scenario's model: a built-in name or a TVM graph JSON file");
   cmd->add_option("--traced-len", o->traced, "Sequence length the TVM graph was traced at (default: detected)");

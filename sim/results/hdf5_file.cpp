@@ -89,6 +89,7 @@ const Fields<PointSummary>& summary_fields() {
       {"dispatch", &S::dispatch, 5},
       {"arrival_rate_per_s", &S::arrival_rate_per_s, 5},
       {"iterations", &S::iterations, 5},
+      {"iteration_graphs", &S::iteration_graphs, 5},
       {"output_tokens", &S::output_tokens, 5},
       {"ttft_p50_s", &S::ttft_p50_s, 5},
       {"ttft_p90_s", &S::ttft_p90_s, 5},

@@ -147,6 +147,7 @@ class Simulation {
     const IterationEstimate cost = r.spec->cost->estimate(batch_);
     const Time end = now.plus(cost.time, "the serving run's time");
     ReplicaRecord& rr = result_.replicas[index];
+    ++rr.iterations;
     rr.busy += cost.time;
     rr.dynamic_energy += cost.energy;
     rr.peak_kv = std::max(rr.peak_kv, kv);

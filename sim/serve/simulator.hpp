@@ -84,6 +84,7 @@ struct QueueSample {
 };
 
 struct ReplicaRecord {
+  int64_t iterations = 0;
   Time busy;
   Energy dynamic_energy;
   int64_t peak_kv = 0;  // tokens

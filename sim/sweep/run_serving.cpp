@@ -8,6 +8,7 @@
 #include "hw_models/system.hpp"
 #include "sim/core/error.hpp"
 #include "sim/opt/objective.hpp"
+#include "sim/serve/composed_cost.hpp"
 #include "sim/serve/metrics.hpp"
 #include "sim/serve/pipeline_cost.hpp"
 #include "sim/serve/replica_memory.hpp"
@@ -26,14 +27,15 @@ std::vector<serve::Request> point_requests(const ServePoint& s) {
 
 struct Replicas {
   std::vector<std::shared_ptr<const hw::System>> systems;
+  std::vector<std::shared_ptr<const serve::PipelineIterationCost>> exact;  // graphs built: misses()
   serve::ServeSpec spec;
 };
 
 Replicas build_replicas(const PointSpec& point, const frontend::ModelConfig& model) {
   const hw::Profile& profile = hw::profile_named(point.profile);
   const opt::Objective objective = opt::objective_named(point.objective).id;
-  const sched::SchedulingPolicy& policy =
-      sched::default_policies().at(point.scheduler.empty() ? profile.default_scheduler() : point.scheduler);
+  const sched::SchedulingPolicy& policy = sched::default_policies().at(
+      point.scheduler.empty() ? profile.default_scheduler() : point.scheduler);
   Replicas out;
   for (size_t i = 0; i < point.serve.replicas.size(); ++i) {
     const ServeReplica& r = point.serve.replicas[i];
@@ -45,10 +47,17 @@ Replicas build_replicas(const PointSpec& point, const frontend::ModelConfig& mod
       spec.batching = point.serve.batching_of(i);
       spec.static_power_w = hw::static_power_watts(*system);
       serve::PipelineCostOptions options;
-      options.context_bucket = point.serve.context_bucket;
       options.joint_search = profile.places_with_schedule();
       options.joint_evaluations = static_cast<int>(point.placement_evaluations);
-      spec.cost = std::make_shared<serve::PipelineIterationCost>(model, system, objective, policy, options);
+      auto exact =
+          std::make_shared<serve::PipelineIterationCost>(model, system, objective, policy, options);
+      spec.cost = exact;
+      if (point.serve.iteration_cost == "composed") {
+        const int bits = static_cast<int>(point.serve.cost_grid_bits);
+        spec.cost = std::make_shared<serve::ComposedIterationCost>(
+            exact, serve::ComposedCostOptions{bits, bits, bits});
+      }
+      out.exact.push_back(std::move(exact));
       out.systems.push_back(std::move(system));
       out.spec.replicas.push_back(std::move(spec));
     } catch (const Error& e) {
@@ -65,17 +74,24 @@ std::vector<serve::DispatchRange> table_ranges(const PointSpec& point, const Rep
   const std::string& path = point.serve.dispatch_table;
   const LoadedDispatchTable table = load_dispatch_table(path);
   const std::string where = "dispatch table '" + path + "': ";
-  if (table.model != point.model) throw Error(where + "made for model '" + table.model + "', this point serves '" + point.model + "'");
-  if (table.stage != "prefill") throw Error(where + "routes by " + table.stage + " length; prompts need a prefill table");
+  if (table.model != point.model)
+    throw Error(where + "made for model '" + table.model + "', this point serves '" + point.model +
+                "'");
+  if (table.stage != "prefill")
+    throw Error(where + "routes by " + table.stage + " length; prompts need a prefill table");
   if (table.profile != point.profile) {
-    throw Error(where + "made under profile '" + table.profile + "', this point runs '" + point.profile + "'");
+    throw Error(where + "made under profile '" + table.profile + "', this point runs '" +
+                point.profile + "'");
   }
-  const std::string objective = point.serve.dispatch_objective.empty() ? point.objective : point.serve.dispatch_objective;
+  const std::string objective =
+      point.serve.dispatch_objective.empty() ? point.objective : point.serve.dispatch_objective;
   const DispatchObjective* found = nullptr;
   for (const DispatchObjective& o : table.objectives) {
     if (o.objective == objective) found = &o;
   }
-  if (!found) throw Error(where + "has no table for objective '" + objective + "' (set `dispatch_objective`)");
+  if (!found)
+    throw Error(where + "has no table for objective '" + objective +
+                "' (set `dispatch_objective`)");
   std::vector<serve::DispatchRange> ranges;
   for (const DispatchRule& rule : found->rules) {
     size_t replica = replicas.systems.size();
@@ -85,24 +101,27 @@ std::vector<serve::DispatchRange> table_ranges(const PointSpec& point, const Rep
     if (replica == replicas.systems.size()) {
       std::string names;
       for (const auto& s : replicas.systems) names += (names.empty() ? "" : ", ") + s->name();
-      throw Error(where + "prompts of " + std::to_string(rule.from) + ".." + std::to_string(rule.to) + " tokens go to system '" +
-                  rule.system + "', which no replica is (replicas: " + names + ")");
+      throw Error(where + "prompts of " + std::to_string(rule.from) + ".." +
+                  std::to_string(rule.to) + " tokens go to system '" + rule.system +
+                  "', which no replica is (replicas: " + names + ")");
     }
     ranges.push_back(serve::DispatchRange{rule.from, rule.to, replica});
   }
   for (const serve::Request& q : requests) {
     bool covered = false;
-    for (const serve::DispatchRange& r : ranges) covered = covered || (q.prompt_tokens >= r.from && q.prompt_tokens <= r.to);
+    for (const serve::DispatchRange& r : ranges)
+      covered = covered || (q.prompt_tokens >= r.from && q.prompt_tokens <= r.to);
     if (!covered) {
-      throw Error(where + "covers prompts of " + std::to_string(table.start) + ".." + std::to_string(table.stop) +
-                  " tokens; request " + std::to_string(q.id) + " has " + std::to_string(q.prompt_tokens));
+      throw Error(where + "covers prompts of " + std::to_string(table.start) + ".." +
+                  std::to_string(table.stop) + " tokens; request " + std::to_string(q.id) +
+                  " has " + std::to_string(q.prompt_tokens));
     }
   }
   return ranges;
 }
 
-void fill_serving_report(const serve::ServeResult& served, const serve::ServeSummary& figures, const Replicas& replicas,
-                         results::PointResult& out) {
+void fill_serving_report(const serve::ServeResult& served, const serve::ServeSummary& figures,
+                         const Replicas& replicas, results::PointResult& out) {
   results::PointSummary& sum = out.summary;
   const double run_s = served.run_time.seconds();
   for (size_t i = 0; i < served.replicas.size(); ++i) {
@@ -115,16 +134,17 @@ void fill_serving_report(const serve::ServeResult& served, const serve::ServeSum
     u.busy = r.busy;
     u.utilisation = figures.utilisation[i];
     u.energy_pj = r.dynamic_energy.picojoules();
+    u.tasks = r.iterations;
     u.static_energy_pj = replicas.spec.replicas[i].static_power_w * run_s * 1e12;
     out.units.push_back(u);
     const std::string hardware = "replica" + std::to_string(i) + " " + name;
     out.energy.push_back(results::EnergyRow{hardware, "dynamic", u.energy_pj});
     out.energy.push_back(results::EnergyRow{hardware, "static", u.static_energy_pj});
     for (const serve::QueueSample& q : r.series) {
-      out.serve_series.push_back(results::ServeSample{static_cast<int32_t>(i), q.time, q.queue, q.running});
+      out.serve_series.push_back(
+          results::ServeSample{static_cast<int32_t>(i), q.time, q.queue, q.running});
     }
   }
-  for (const serve::IterationRecord& it : served.iterations) ++out.units[it.replica].tasks;
   for (const serve::RequestRecord& r : served.requests) {
     results::RequestRow row;
     row.id = r.id;
@@ -149,7 +169,8 @@ void fill_serving_report(const serve::ServeResult& served, const serve::ServeSum
   sum.energy_per_token_pj = figures.energy_per_output_token_pj;
   sum.requests = static_cast<int64_t>(served.requests.size());
   sum.replicas = static_cast<int64_t>(served.replicas.size());
-  sum.iterations = static_cast<int64_t>(served.iterations.size());
+  sum.iterations = served.iteration_count;
+  for (const auto& exact : replicas.exact) sum.iteration_graphs += exact->misses();
   sum.ttft_p50_s = figures.ttft_s.p50;
   sum.ttft_p90_s = figures.ttft_s.p90;
   sum.ttft_p99_s = figures.ttft_s.p99;
@@ -174,9 +195,10 @@ PointRun run_serving(const PointSpec& point) {
   serve::DispatchSpec& dispatch = replicas.spec.dispatch;
   dispatch.policy = point.serve.dispatch;
   if (dispatch.policy == "prompt_length") dispatch.ranges = table_ranges(point, replicas, requests);
+  replicas.spec.keep_iterations = false;  // the report keeps requests and queue series only
   const serve::ServeResult served = serve::simulate_serving(requests, replicas.spec);
-  const serve::ServeSummary figures =
-      serve::summarise(served, replicas.spec, serve::SloTargets{point.serve.slo_ttft, point.serve.slo_tpot});
+  const serve::ServeSummary figures = serve::summarise(
+      served, replicas.spec, serve::SloTargets{point.serve.slo_ttft, point.serve.slo_tpot});
 
   PointRun run;
   results::PointSummary& sum = run.result.summary;
@@ -184,10 +206,12 @@ PointRun run_serving(const PointSpec& point) {
   sum.parameters = point.parameters;
   sum.model = point.model;
   sum.stage = point.stage;
-  for (const auto& s : replicas.systems) sum.system += (sum.system.empty() ? "" : " + ") + s->name();
+  for (const auto& s : replicas.systems)
+    sum.system += (sum.system.empty() ? "" : " + ") + s->name();
   sum.objective = point.objective;
   sum.profile = std::string(profile.name());
-  sum.scheduler = point.scheduler.empty() ? std::string(profile.default_scheduler()) : point.scheduler;
+  sum.scheduler =
+      point.scheduler.empty() ? std::string(profile.default_scheduler()) : point.scheduler;
   sum.fidelity = "analytical";
   sum.dispatch = point.serve.dispatch;
   sum.arrival_rate_per_s = point.serve.trace.empty() ? point.serve.arrival_rate_per_s : 0.0;

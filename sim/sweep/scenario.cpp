@@ -28,7 +28,7 @@ const std::vector<std::string> kPointKeys{
     "model",         "traced_length", "stage",   "logits",   "precision",    "sequence_length",
     "new_tokens",    "system",        "objective", "profile", "scheduler",   "fidelity",
     "pareto",        "placement_evaluations", "replicas", "batching", "requests", "trace",
-    "arrival_rate",  "dispatch",      "dispatch_table", "dispatch_objective", "slo", "context_bucket"};
+    "arrival_rate",  "dispatch",      "dispatch_table", "dispatch_objective", "slo", "iteration_cost", "cost_grid_bits"};
 
 // Keys whose value is a mapping or a list of mappings, read through a nested table.
 bool is_nested_key(const std::string& k) {
@@ -288,8 +288,11 @@ void set_serve_field(ServePoint& serve, const std::string& key, const ConfigNode
       if (const auto t = p.quantity_if("ttft")) serve.slo_ttft = Time::from_seconds(*t);
       if (const auto t = p.quantity_if("tpot")) serve.slo_tpot = Time::from_seconds(*t);
     });
-  } else if (key == "context_bucket") {
-    serve.context_bucket = value.as_int();
+  } else if (key == "iteration_cost") {
+    serve.iteration_cost = value.as_string();
+  } else if (key == "cost_grid_bits") {
+    serve.cost_grid_bits = value.as_int();
+    if (serve.cost_grid_bits > 24) value.fail("cost_grid_bits is 0 to 24");
   }
 }
 

@@ -29,7 +29,7 @@
 //              prompt: {distribution: lognormal, median: 256, sigma: 1, min: 8, max: 2048},
 //              output: {distribution: uniform, min: 16, max: 256}}     (or trace: file.csv)
 //   arrival_rate: 20 req/s           dispatch: prompt_length      dispatch_table: xo.yaml
-//   slo: {ttft: 1 s, tpot: 100 ms}   context_bucket: 0
+//   slo: {ttft: 1 s, tpot: 100 ms}   iteration_cost: composed     cost_grid_bits: 3
 // Ranges are inclusive; `factor` makes them geometric. The keys are declared in
 // sim/sweep/tables.hpp (scenario_table, sweep_range_table). Unknown keys, unknown axis paths,
 // empty axes, zip axes of different lengths and values no point reads (new_tokens without a
@@ -70,7 +70,8 @@ struct ServePoint {
   std::string dispatch_table;       // prompt_length: the crossover's dispatch table
   std::string dispatch_objective;   // "" = the point's objective
   Time slo_ttft = Time::max(), slo_tpot = Time::max();
-  int64_t context_bucket = 0;
+  std::string iteration_cost = "composed";  // composed | exact
+  int64_t cost_grid_bits = 3;               // composed: the grids' significant bits
 
   // Replica i's batching: the scenario's, with the replica's own keys.
   serve::BatchingSpec batching_of(size_t replica) const;

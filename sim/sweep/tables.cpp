@@ -123,10 +123,17 @@ const ParamTable& scenario_table() {
           Param::table("slo", serve_slo_table())
               .doc("stage serve only: latency targets; a request meeting both counts towards "
                    "goodput (absent: every request does)"),
-          Param::integer("context_bucket")
-              .fallback("0")
-              .doc("stage serve only: build each iteration with contexts rounded up to a "
-                   "multiple of this many tokens, so one graph serves many (0: exact)"),
+          Param::choice("iteration_cost", {"composed", "exact"})
+              .fallback("composed")
+              .doc("stage serve only: exact builds, places and schedules every distinct batch "
+                   "(a graph per iteration under load); composed prices a batch from a few exact "
+                   "batch costs (sim/serve/composed_cost.hpp: our approximation, its error "
+                   "measured there)"),
+          Param::integer("cost_grid_bits")
+              .fallback("3")
+              .doc("stage serve, composed cost: the exact costs it asks are taken at numbers "
+                   "of at most this many significant bits and interpolated between (0: every "
+                   "value exact, and a batch of one costs what exact gives, to the picosecond)"),
           Param::named("sweep", nullptr)
               .doc("axes, the first outermost: a key above, or `<unit>.<key>[.<key>...]` of the "
                    "point's system, -> a list of values or a range "
@@ -288,7 +295,7 @@ namespace {
 // Keys only a serve point reads, and keys no serve point reads.
 bool serve_only(std::string_view key) {
   for (const char* k : {"replicas", "batching", "requests", "trace", "arrival_rate", "dispatch", "dispatch_table",
-                        "dispatch_objective", "slo", "context_bucket"}) {
+                        "dispatch_objective", "slo", "iteration_cost", "cost_grid_bits"}) {
     if (key == k) return true;
   }
   return false;
@@ -308,6 +315,7 @@ bool scenario_key_read(const PointSpec& point, std::string_view key) {
     if (key == "requests" || key == "arrival_rate") return point.serve.trace.empty();
     if (key == "trace") return !point.serve.trace.empty();
     if (key == "dispatch_table" || key == "dispatch_objective") return point.serve.dispatch == "prompt_length";
+    if (key == "cost_grid_bits") return point.serve.iteration_cost == "composed";
     return true;
   }
   if (serve && not_serve(key)) return false;
@@ -322,6 +330,7 @@ bool scenario_key_read(const PointSpec& point, std::string_view key) {
 std::string read_only_with(std::string_view key) {
   if (key == "requests" || key == "arrival_rate") return "stage: serve and generated requests (no `trace`)";
   if (key == "dispatch_table" || key == "dispatch_objective") return "stage: serve and dispatch: prompt_length";
+  if (key == "cost_grid_bits") return "stage: serve and iteration_cost: composed";
   if (serve_only(key)) return "stage: serve";
   if (key == "fidelity") return "a stage other than serve (serve times its iterations analytically)";
   if (not_serve(key) && key != "traced_length" && key != "logits" && key != "precision" && key != "pareto") {

@@ -33,6 +33,7 @@ SUMMARY_FIELDS = [("id", "s"), ("status", "s"), ("error", "s"), ("model", "s"), 
 # Format 5's fields of stage serve, written after those (the C++ writer has others between).
 SERVE_FIELDS = [("energy_per_token_pj", "<f8"), ("requests", "<i8"), ("replicas", "<i8"),
                 ("dispatch", "s"), ("arrival_rate_per_s", "<f8"), ("iterations", "<i8"),
+                ("iteration_graphs", "<i8"),
                 ("output_tokens", "<i8"), ("ttft_p50_s", "<f8"), ("ttft_p90_s", "<f8"),
                 ("ttft_p99_s", "<f8"), ("tpot_p50_s", "<f8"), ("tpot_p90_s", "<f8"),
                 ("tpot_p99_s", "<f8"), ("latency_p50_s", "<f8"), ("latency_p90_s", "<f8"),
@@ -251,7 +252,7 @@ def serve_point(dispatch, rate, system="H100", model="llama-2-7b", params=None, 
     good = int(np.sum((requests["ttft_s"] <= SLO_TTFT_S) & (requests["tpot_s"] <= SLO_TPOT_S)))
     serve = dict(energy_per_token_pj=energy / tokens, requests=n, replicas=replicas,
                  dispatch=dispatch, arrival_rate_per_s=float(rate),
-                 iterations=int(tokens / BATCH * 1.5), output_tokens=tokens,
+                 iterations=int(tokens / BATCH * 1.5), iteration_graphs=0, output_tokens=tokens,
                  throughput_tokens_per_s=tokens / run_s, goodput_requests_per_s=good / run_s,
                  preemptions=0)
     for m in ("ttft", "tpot", "latency"):

@@ -19,7 +19,9 @@ using namespace lightcode;
 
 namespace {
 
-std::string system_path(const std::string& name) { return test::source_dir() + "/configs/systems/" + name + ".yaml"; }
+std::string system_path(const std::string& name) {
+  return test::source_dir() + "/configs/systems/" + name + ".yaml";
+}
 
 sweep::PointSpec only_point(const test::Scratch& s, const std::string& text) {
   const sweep::Scenario sc = sweep::load_scenario(s.file("scenario.yaml", text));
@@ -28,9 +30,10 @@ sweep::PointSpec only_point(const test::Scratch& s, const std::string& text) {
 }
 
 // A serve scenario on `replicas` (system names) reading the trace `rows` (after the header).
-std::string serve_text(const test::Scratch& s, const std::vector<std::string>& replicas, const std::string& rows,
-                       const std::string& extra = "") {
-  std::string text = "model: gpt2\nstage: serve\nobjective: energy\nplacement_evaluations: 8\nreplicas:\n";
+std::string serve_text(const test::Scratch& s, const std::vector<std::string>& replicas,
+                       const std::string& rows, const std::string& extra = "") {
+  std::string text =
+      "model: gpt2\nstage: serve\nobjective: energy\nplacement_evaluations: 8\nreplicas:\n";
   for (const std::string& r : replicas) text += "  - system: " + system_path(r) + "\n";
   text += "trace: " + s.file("trace.csv", "arrival_s,prompt_tokens,output_tokens\n" + rows) + "\n";
   return text + extra;
@@ -56,30 +59,39 @@ TEST_CASE("serving: a single request is stage generate to the picosecond") {
              "\nobjective: energy\nplacement_evaluations: 8\nfidelity: analytical\n");
   const results::PointSummary g = sweep::run_point(generate).result.summary;
 
-  const sweep::PointRun served = sweep::run_point(
-      only_point(s, serve_text(s, {"h100_sxm"}, "0," + std::to_string(kPrompt) + "," + std::to_string(kOutput) + "\n")));
-  const results::PointSummary& v = served.result.summary;
-  REQUIRE(served.result.requests.size() == 1);
-  const results::RequestRow& r = served.result.requests.front();
-  CHECK(r.arrival == Time::zero());
-  CHECK(r.first_token == Time::from_seconds(g.ttft_s));  // the prefill's makespan
-  CHECK(r.ttft_s == g.ttft_s);
-  CHECK(r.tpot_s == g.tpot_s);
-  CHECK(r.finish == g.makespan);  // prefill and every decode step, to the picosecond
-  CHECK(v.makespan == g.makespan);
-  CHECK(v.iterations == kOutput);  // the prefill gives the first token, then one decode step each
-  // Static power over the run: the same as each step's over its makespan.
-  CHECK(v.energy_pj == doctest::Approx(g.energy_pj).epsilon(1e-12));
-  CHECK(v.energy_per_token_pj == doctest::Approx(g.energy_per_token_pj).epsilon(1e-12));
+  // The exact cost, and the composed one without grids: a batch of one is then exact too.
+  for (const char* cost :
+       {"iteration_cost: exact\n", "iteration_cost: composed\ncost_grid_bits: 0\n"}) {
+    INFO(cost);
+    const sweep::PointRun served = sweep::run_point(only_point(
+        s,
+        serve_text(s, {"h100_sxm"},
+                   "0," + std::to_string(kPrompt) + "," + std::to_string(kOutput) + "\n", cost)));
+    const results::PointSummary& v = served.result.summary;
+    REQUIRE(served.result.requests.size() == 1);
+    const results::RequestRow& r = served.result.requests.front();
+    CHECK(r.arrival == Time::zero());
+    CHECK(r.first_token == Time::from_seconds(g.ttft_s));  // the prefill's makespan
+    CHECK(r.ttft_s == g.ttft_s);
+    CHECK(r.tpot_s == g.tpot_s);
+    CHECK(r.finish == g.makespan);  // prefill and every decode step, to the picosecond
+    CHECK(v.makespan == g.makespan);
+    CHECK(v.iterations == kOutput);  // the prefill gives the first token, then one decode step each
+    // Static power over the run: the same as each step's over its makespan.
+    CHECK(v.energy_pj == doctest::Approx(g.energy_pj).epsilon(1e-12));
+    CHECK(v.energy_per_token_pj == doctest::Approx(g.energy_per_token_pj).epsilon(1e-12));
+  }
 }
 
 TEST_CASE("serving: prompt-length dispatch sends each request where the crossover table says") {
   const test::Scratch s;
-  const sweep::CrossoverScenario xo = sweep::parse_crossover(
-      "name: xo\nmodel: gpt2\nstage: prefill\nprofile: default\nsystems: [" + system_path("h100_sxm") + ", " +
-          system_path("gpu_dota_b") + "]\nobjectives: [energy]\nlengths: {start: 1, stop: 320}\n",
-      s.path("xo.yaml"), s.dir);
-  const std::string table_path = s.file("table.yaml", sweep::dispatch_yaml(sweep::run_crossover(xo)));
+  const sweep::CrossoverScenario xo =
+      sweep::parse_crossover("name: xo\nmodel: gpt2\nstage: prefill\nprofile: default\nsystems: [" +
+                                 system_path("h100_sxm") + ", " + system_path("gpu_dota_b") +
+                                 "]\nobjectives: [energy]\nlengths: {start: 1, stop: 320}\n",
+                             s.path("xo.yaml"), s.dir);
+  const std::string table_path =
+      s.file("table.yaml", sweep::dispatch_yaml(sweep::run_crossover(xo)));
   const sweep::LoadedDispatchTable table = sweep::load_dispatch_table(table_path);
   REQUIRE(table.objectives.size() == 1);
   REQUIRE(table.objectives[0].rules.size() >= 2);  // the table distinguishes the systems
@@ -87,10 +99,12 @@ TEST_CASE("serving: prompt-length dispatch sends each request where the crossove
   // Prompts across the whole range, one output token each, one at a time.
   std::string rows;
   const std::vector<int64_t> prompts{1, 7, 40, 100, 180, 230, 236, 237, 240, 290, 319, 320};
-  for (size_t i = 0; i < prompts.size(); ++i) rows += std::to_string(i) + "," + std::to_string(prompts[i]) + ",1\n";
-  const sweep::PointRun run = sweep::run_point(only_point(
-      s, serve_text(s, {"h100_sxm", "gpu_dota_b"}, rows,
-                    "dispatch: prompt_length\ndispatch_table: " + table_path + "\nbatching: {max_batch: 1}\n")));
+  for (size_t i = 0; i < prompts.size(); ++i)
+    rows += std::to_string(i) + "," + std::to_string(prompts[i]) + ",1\n";
+  const sweep::PointRun run = sweep::run_point(
+      only_point(s, serve_text(s, {"h100_sxm", "gpu_dota_b"}, rows,
+                               "dispatch: prompt_length\ndispatch_table: " + table_path +
+                                   "\nbatching: {max_batch: 1}\n")));
   REQUIRE(run.result.requests.size() == prompts.size());
   const std::vector<std::string> names{"H100-SXM", "H100-SXM/DOTA-B"};
   bool used[2] = {false, false};
@@ -122,18 +136,23 @@ TEST_CASE("serving: a dispatch table that does not cover a prompt is an error na
   const std::string table = s.file(
       "table.yaml",
       "name: t\nmodel: gpt2\nstage: prefill\nprofile: default\nlengths: {start: 1, stop: 100}\n"
-      "systems:\n  - {name: \"H100-SXM\", file: \"h100_sxm.yaml\"}\ndispatch:\n  time:\n    unit: \"s\"\n"
-      "    ranges:\n      - {from: 1, to: 100, system: \"H100-SXM\", file: \"h100_sxm.yaml\", metric_from: 1, "
+      "systems:\n  - {name: \"H100-SXM\", file: \"h100_sxm.yaml\"}\ndispatch:\n  time:\n    unit: "
+      "\"s\"\n"
+      "    ranges:\n      - {from: 1, to: 100, system: \"H100-SXM\", file: \"h100_sxm.yaml\", "
+      "metric_from: 1, "
       "metric_to: 2}\n");
-  const std::string message = error_of(only_point(
-      s, serve_text(s, {"h100_sxm"}, "0,50,1\n0.5,150,1\n",
-                    "dispatch: prompt_length\ndispatch_table: " + table + "\ndispatch_objective: time\n")));
+  const std::string message =
+      error_of(only_point(s, serve_text(s, {"h100_sxm"}, "0,50,1\n0.5,150,1\n",
+                                        "dispatch: prompt_length\ndispatch_table: " + table +
+                                            "\ndispatch_objective: time\n")));
   CHECK(message.find("covers prompts of 1..100 tokens; request 1 has 150") != std::string::npos);
   // A table whose system no replica runs.
-  const std::string other = error_of(only_point(
-      s, serve_text(s, {"gpu_dota_b"}, "0,50,1\n", "dispatch: prompt_length\ndispatch_table: " + table +
-                                                        "\ndispatch_objective: time\n")));
-  CHECK(other.find("go to system 'H100-SXM', which no replica is (replicas: H100-SXM/DOTA-B)") != std::string::npos);
+  const std::string other =
+      error_of(only_point(s, serve_text(s, {"gpu_dota_b"}, "0,50,1\n",
+                                        "dispatch: prompt_length\ndispatch_table: " + table +
+                                            "\ndispatch_objective: time\n")));
+  CHECK(other.find("go to system 'H100-SXM', which no replica is (replicas: H100-SXM/DOTA-B)") !=
+        std::string::npos);
 }
 
 TEST_CASE("serving: a replica whose weights do not fit its memory is an error naming the bytes") {
@@ -143,5 +162,6 @@ TEST_CASE("serving: a replica whose weights do not fit its memory is an error na
   const std::string message = error_of(only_point(s, text));
   INFO(message);
   CHECK(message.find("replica 0 (") != std::string::npos);
-  CHECK(message.find("137953298578 B (138 GB) in all, but 'hbm' holds 80000000000 B (80 GB)") != std::string::npos);
+  CHECK(message.find("137953298578 B (138 GB) in all, but 'hbm' holds 80000000000 B (80 GB)") !=
+        std::string::npos);
 }

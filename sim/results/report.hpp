@@ -130,7 +130,8 @@ struct PointSummary {
   std::string dispatch;             // the dispatch policy
   double arrival_rate_per_s = 0.0;  // generated requests: the arrival process's rate; trace: 0
   int64_t iterations = 0;           // iterations run, all replicas
-  int64_t iteration_graphs = 0;     // distinct batch graphs built, placed and scheduled to price them
+  int64_t iteration_graphs = 0;     // batch graphs built, placed and scheduled to price them (a
+                                    // process's earlier points may have built others it reused)
   int64_t output_tokens = 0;
   double ttft_p50_s = 0.0, ttft_p90_s = 0.0, ttft_p99_s = 0.0;
   double tpot_p50_s = 0.0, tpot_p90_s = 0.0, tpot_p99_s = 0.0;

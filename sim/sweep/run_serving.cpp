@@ -1,5 +1,6 @@
 #include "sim/sweep/run_serving.hpp"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,42 @@ struct Replicas {
   serve::ServeSpec spec;
 };
 
+// A replica's iteration costs. Points of one process that price the same model on the same
+// system the same way share them (`lightcode run` runs a sweep's serve points in turn): the
+// costs are pure functions memoised inside, so sharing changes no figure, only how many graphs
+// are built again.
+struct ReplicaCosts {
+  std::shared_ptr<const serve::PipelineIterationCost> exact;
+  std::shared_ptr<const serve::IterationCost> priced;  // exact, or composed over it
+};
+
+const ReplicaCosts& replica_costs(const PointSpec& point, const std::string& system_file,
+                                  const frontend::ModelConfig& model,
+                                  std::shared_ptr<const hw::System> system,
+                                  opt::Objective objective, const sched::SchedulingPolicy& policy) {
+  static std::map<std::string, ReplicaCosts> shared;
+  const bool composed = point.serve.iteration_cost == "composed";
+  const std::string key = point.model + "\n" + system_file + "\n" + point.profile + "\n" +
+                          point.objective + "\n" + std::string(policy.name()) + "\n" +
+                          std::to_string(point.placement_evaluations) + "\n" +
+                          point.serve.iteration_cost + "\n" +
+                          (composed ? std::to_string(point.serve.cost_grid_bits) : "");
+  if (const auto it = shared.find(key); it != shared.end()) return it->second;
+  serve::PipelineCostOptions options;
+  options.joint_search = hw::profile_named(point.profile).places_with_schedule();
+  options.joint_evaluations = static_cast<int>(point.placement_evaluations);
+  ReplicaCosts costs;
+  costs.exact = std::make_shared<serve::PipelineIterationCost>(model, std::move(system), objective,
+                                                               policy, options);
+  costs.priced = costs.exact;
+  if (composed) {
+    const int bits = static_cast<int>(point.serve.cost_grid_bits);
+    costs.priced = std::make_shared<serve::ComposedIterationCost>(
+        costs.exact, serve::ComposedCostOptions{bits, bits, bits});
+  }
+  return shared.emplace(key, std::move(costs)).first->second;
+}
+
 Replicas build_replicas(const PointSpec& point, const frontend::ModelConfig& model) {
   const hw::Profile& profile = hw::profile_named(point.profile);
   const opt::Objective objective = opt::objective_named(point.objective).id;
@@ -46,18 +83,9 @@ Replicas build_replicas(const PointSpec& point, const frontend::ModelConfig& mod
       spec.kv_capacity_tokens = serve::replica_memory(model, *system).kv_tokens;
       spec.batching = point.serve.batching_of(i);
       spec.static_power_w = hw::static_power_watts(*system);
-      serve::PipelineCostOptions options;
-      options.joint_search = profile.places_with_schedule();
-      options.joint_evaluations = static_cast<int>(point.placement_evaluations);
-      auto exact =
-          std::make_shared<serve::PipelineIterationCost>(model, system, objective, policy, options);
-      spec.cost = exact;
-      if (point.serve.iteration_cost == "composed") {
-        const int bits = static_cast<int>(point.serve.cost_grid_bits);
-        spec.cost = std::make_shared<serve::ComposedIterationCost>(
-            exact, serve::ComposedCostOptions{bits, bits, bits});
-      }
-      out.exact.push_back(std::move(exact));
+      const ReplicaCosts& costs = replica_costs(point, r.system, model, system, objective, policy);
+      spec.cost = costs.priced;
+      out.exact.push_back(costs.exact);
       out.systems.push_back(std::move(system));
       out.spec.replicas.push_back(std::move(spec));
     } catch (const Error& e) {
@@ -170,7 +198,6 @@ void fill_serving_report(const serve::ServeResult& served, const serve::ServeSum
   sum.requests = static_cast<int64_t>(served.requests.size());
   sum.replicas = static_cast<int64_t>(served.replicas.size());
   sum.iterations = served.iteration_count;
-  for (const auto& exact : replicas.exact) sum.iteration_graphs += exact->misses();
   sum.ttft_p50_s = figures.ttft_s.p50;
   sum.ttft_p90_s = figures.ttft_s.p90;
   sum.ttft_p99_s = figures.ttft_s.p99;
@@ -196,6 +223,9 @@ PointRun run_serving(const PointSpec& point) {
   dispatch.policy = point.serve.dispatch;
   if (dispatch.policy == "prompt_length") dispatch.ranges = table_ranges(point, replicas, requests);
   replicas.spec.keep_iterations = false;  // the report keeps requests and queue series only
+  // Graphs this point built (replicas on one system share a cost: count it once).
+  std::map<const serve::PipelineIterationCost*, int64_t> misses_before;
+  for (const auto& exact : replicas.exact) misses_before.emplace(exact.get(), exact->misses());
   const serve::ServeResult served = serve::simulate_serving(requests, replicas.spec);
   const serve::ServeSummary figures = serve::summarise(
       served, replicas.spec, serve::SloTargets{point.serve.slo_ttft, point.serve.slo_tpot});
@@ -216,6 +246,7 @@ PointRun run_serving(const PointSpec& point) {
   sum.dispatch = point.serve.dispatch;
   sum.arrival_rate_per_s = point.serve.trace.empty() ? point.serve.arrival_rate_per_s : 0.0;
   fill_serving_report(served, figures, replicas, run.result);
+  for (const auto& [exact, before] : misses_before) sum.iteration_graphs += exact->misses() - before;
   return run;
 }
 

@@ -47,6 +47,14 @@ std::string resolve_path(const std::string& value, const std::string& dir) {
   return p.is_absolute() ? value : (fs::path(dir) / p).lexically_normal().string();
 }
 
+// The file `value` names, resolved against `dir`; an error at the value when it does not exist.
+std::string existing_file(const ConfigNode& value, const std::string& dir, const std::string& what) {
+  const std::string path = resolve_path(value.as_string(), dir);
+  std::error_code ec;
+  if (!fs::exists(path, ec)) value.fail(what + " '" + path + "' does not exist");
+  return path;
+}
+
 // The value's text, once `lookup` (a registry's lookup by name) accepts it; its error is
 // placed at the value.
 template <class Lookup>
@@ -235,9 +243,8 @@ void set_serve_field(ServePoint& serve, const std::string& key, const ConfigNode
     for (size_t i = 0; i < value.size(); ++i) {
       read_nested(value[i], serve_replica_table(), reads, [&](const Params& p) {
         ServeReplica r;
-        r.system = resolve_path(p.text("system"), dir);
-        std::error_code ec;
-        if (!fs::exists(r.system, ec)) p.at("system").fail("system file '" + r.system + "' does not exist");
+        p.text("system");  // recorded as read
+        r.system = existing_file(p.at("system"), dir, "system file");
         read_batching_keys(p, r.policy, r.max_batch, r.token_budget, r.timeout);
         serve.replicas.push_back(std::move(r));
       });
@@ -265,9 +272,7 @@ void set_serve_field(ServePoint& serve, const std::string& key, const ConfigNode
       g.output = read_length(*p.table_if("output"));
     });
   } else if (key == "trace") {
-    serve.trace = resolve_path(value.as_string(), dir);
-    std::error_code ec;
-    if (!fs::exists(serve.trace, ec)) value.fail("trace file '" + serve.trace + "' does not exist");
+    serve.trace = existing_file(value, dir, "trace file");
   } else if (key == "arrival_rate") {
     serve.arrival_rate_per_s = parse_quantity(value.as_string(), Dimension::request_rate);
   } else if (key == "dispatch") {
@@ -278,9 +283,7 @@ void set_serve_field(ServePoint& serve, const std::string& key, const ConfigNode
       value.fail(e.what());
     }
   } else if (key == "dispatch_table") {
-    serve.dispatch_table = resolve_path(value.as_string(), dir);
-    std::error_code ec;
-    if (!fs::exists(serve.dispatch_table, ec)) value.fail("dispatch table '" + serve.dispatch_table + "' does not exist");
+    serve.dispatch_table = existing_file(value, dir, "dispatch table");
   } else if (key == "dispatch_objective") {
     serve.dispatch_objective = registered(value, [](const std::string& n) { opt::objective_named(n); });
   } else if (key == "slo") {
@@ -334,9 +337,7 @@ void set_point_field(PointSpec& point, const std::string& key, const ConfigNode&
   } else if (key == "new_tokens") {
     point.new_tokens = value.as_int();
   } else if (key == "system") {
-    point.system = resolve_path(value.as_string(), scenario_dir);
-    std::error_code ec;
-    if (!fs::exists(point.system, ec)) value.fail("system file '" + point.system + "' does not exist");
+    point.system = existing_file(value, scenario_dir, "system file");
   } else if (key == "objective") {
     point.objective = registered(value, [](const std::string& n) { opt::objective_named(n); });
   } else if (key == "profile") {

@@ -93,29 +93,30 @@ TEST_CASE("serve scenario: keys no serve point reads are errors at their line") 
       std::string::npos);
 }
 
+namespace {
+
+// The error of a scenario generating requests with `prompt` lengths at `rate`.
+std::string requests_error(const test::Scratch& s, const std::string& prompt,
+                           const std::string& rate) {
+  return error_of(s, serve_text("", false) + "requests:\n  count: 5\n  prompt: " + prompt +
+                         "\n  output: {distribution: fixed, value: 4}\narrival_rate: " + rate +
+                         "\n");
+}
+
+}  // namespace
+
 TEST_CASE("serve scenario: negative rates and lengths are errors naming file and line") {
   const test::Scratch s;
-  const std::string rate =
-      error_of(s, serve_text("", false) +
-                      "requests:\n  count: 5\n  prompt: {distribution: fixed, value: 8}\n"
-                      "  output: {distribution: fixed, value: 4}\narrival_rate: -3 req/s\n");
+  const std::string rate = requests_error(s, "{distribution: fixed, value: 8}", "-3 req/s");
   CHECK(rate.find("serve.yaml:12:15: arrival_rate") != std::string::npos);
   CHECK(rate.find("positive") != std::string::npos);
-  const std::string length =
-      error_of(s, serve_text("", false) +
-                      "requests:\n  count: 5\n  prompt: {distribution: fixed, value: -8}\n"
-                      "  output: {distribution: fixed, value: 4}\narrival_rate: 3 req/s\n");
+  const std::string length = requests_error(s, "{distribution: fixed, value: -8}", "3 req/s");
   INFO(length);
   CHECK(length.find("serve.yaml:10:") != std::string::npos);
   CHECK(length.find("requests.prompt.value: must be an integer from 1") != std::string::npos);
-  const std::string range =
-      error_of(s, serve_text("", false) +
-                      "requests:\n  count: 5\n  prompt: {distribution: uniform, min: 9, max: 8}\n"
-                      "  output: {distribution: fixed, value: 4}\narrival_rate: 3 req/s\n");
-  CHECK(range.find("max 8 is below min 9") != std::string::npos);
-  CHECK(error_of(s, serve_text("", false) +
-                        "requests:\n  count: 5\n  prompt: {distribution: zipf, value: 8}\n"
-                        "  output: {distribution: fixed, value: 4}\narrival_rate: 3 req/s\n")
+  CHECK(requests_error(s, "{distribution: uniform, min: 9, max: 8}", "3 req/s")
+            .find("max 8 is below min 9") != std::string::npos);
+  CHECK(requests_error(s, "{distribution: zipf, value: 8}", "3 req/s")
             .find("unknown length distribution 'zipf' (known: fixed, uniform, lognormal)") !=
         std::string::npos);
 }

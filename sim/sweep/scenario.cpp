@@ -283,7 +283,9 @@ void set_serve_field(ServePoint& serve, const std::string& key, const ConfigNode
       value.fail(e.what());
     }
   } else if (key == "dispatch_table") {
-    serve.dispatch_table = existing_file(value, dir, "dispatch table");
+    // A table `lightcode crossover` writes may not exist yet: checked with the inputs before a
+    // run (validate_point_inputs), not here.
+    serve.dispatch_table = resolve_path(value.as_string(), dir);
   } else if (key == "dispatch_objective") {
     serve.dispatch_objective = registered(value, [](const std::string& n) { opt::objective_named(n); });
   } else if (key == "slo") {

@@ -1,5 +1,6 @@
 #include "sim/sweep/validate.hpp"
 
+#include <filesystem>
 #include <set>
 #include <string>
 
@@ -62,7 +63,14 @@ void validate_point_inputs(const std::vector<PointSpec>& points) {
       attempt([&] { serve::load_request_trace(p.serve.trace); });
     }
     if (p.serve.dispatch == "prompt_length" && files_seen.insert(p.serve.dispatch_table).second) {
-      attempt([&] { load_dispatch_table(p.serve.dispatch_table); });
+      attempt([&] {
+        std::error_code ec;
+        if (!std::filesystem::exists(p.serve.dispatch_table, ec)) {
+          throw Error("dispatch table '" + p.serve.dispatch_table +
+                      "' does not exist: `lightcode crossover` writes it (run the crossover scenario first)");
+        }
+        load_dispatch_table(p.serve.dispatch_table);
+      });
     }
   }
   if (problems.empty()) return;

@@ -2,7 +2,11 @@
 // a worker process of its own, as SystemC elaborates once per process; analytical ones here);
 // the seed table's columns on the console (with generation's and serving's figures when a
 // point generates or serves) and one HDF5 results file.
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -111,6 +115,7 @@ int run(const RunOptions& o) {
   std::vector<results::PointSummary> rows;
   std::ostringstream listing;
   int failed = 0;
+  const bool progress = scenario.points.size() > 1 && ::isatty(STDERR_FILENO) != 0;
   for (const sweep::PointSpec& p : scenario.points) {
     sweep::PointOptions options;
     options.engine.contention = !o.no_contention;
@@ -118,7 +123,14 @@ int run(const RunOptions& o) {
     options.engine.vcd_path = per_point(vcd, p.id, scenario.points.size());
     options.trace_path = per_point(o.trace, p.id, scenario.points.size());
     // The event engine runs once per process: each event point gets a worker process.
+    const auto started = std::chrono::steady_clock::now();
     results::PointResult result = p.fidelity == "event" ? sweep::run_point_in_child(p, options) : run_here(p, options);
+    if (progress) {  // a terminal watching a long run (a serving study takes minutes) sees it move
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      std::cerr << "[" << file.points.size() + 1 << "/" << scenario.points.size() << "] " << p.id << " "
+                << result.summary.status << ", " << std::fixed << std::setprecision(1) << seconds << " s\n"
+                << std::defaultfloat;
+    }
     if (result.summary.status != "ok") {
       ++failed;
       std::cerr << "lightcode: error: point " << p.id << ": " << result.summary.error << "\n";

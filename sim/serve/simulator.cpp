@@ -91,9 +91,14 @@ class Simulation {
         if (!replicas_[i].busy) start(i, now);
       }
       for (size_t i = 0; i < replicas_.size(); ++i) {
+        // A step function: a sample only where (queue, running) changed (a replica untouched by
+        // an event would repeat its last one; at 100,000 requests that was 135 MB).
         const ReplicaState& s = replicas_[i].state;
-        result_.replicas[i].series.push_back(
-            {now, static_cast<int64_t>(s.queue.size()), static_cast<int64_t>(s.running.size())});
+        const QueueSample sample{now, static_cast<int64_t>(s.queue.size()), static_cast<int64_t>(s.running.size())};
+        std::vector<QueueSample>& series = result_.replicas[i].series;
+        if (series.empty() || series.back().queue != sample.queue || series.back().running != sample.running) {
+          series.push_back(sample);
+        }
       }
     }
     for (const RequestRecord& r : result_.requests)

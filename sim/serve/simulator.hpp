@@ -6,8 +6,8 @@
 //
 // At each event time, in this order: iterations ending now complete (replicas by index), the
 // requests arriving now are dispatched (input order), every free replica forms an iteration,
-// and every replica's (queue, running) is sampled. Same inputs, same outputs: no randomness,
-// no unordered containers.
+// and every replica's (queue, running) is sampled where it changed. Same inputs, same outputs:
+// no randomness, no unordered containers.
 //
 // Errors (lightcode::Error): no replica, a replica without a cost or with capacity < 1, bad
 // batching or dispatch parameters, a request with no prompt or output tokens, or one whose KV

@@ -276,12 +276,8 @@ void set_serve_field(ServePoint& serve, const std::string& key, const ConfigNode
   } else if (key == "arrival_rate") {
     serve.arrival_rate_per_s = parse_quantity(value.as_string(), Dimension::request_rate);
   } else if (key == "dispatch") {
-    serve.dispatch = value.as_string();
-    try {
-      named_in(serve::dispatch_policies(), serve.dispatch, "dispatch policy");
-    } catch (const Error& e) {
-      value.fail(e.what());
-    }
+    serve.dispatch =
+        registered(value, [](const std::string& n) { named_in(serve::dispatch_policies(), n, "dispatch policy"); });
   } else if (key == "dispatch_table") {
     // A table `lightcode crossover` writes may not exist yet: checked with the inputs before a
     // run (validate_point_inputs), not here.

@@ -139,3 +139,33 @@ TEST_CASE("a missing scenario file is a clear error") {
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("/nonexistent/scenario.yaml: cannot open scenario file") != std::string::npos);
 }
+
+TEST_CASE("a serve scenario prints its serving table, and a terminal sees each point finish") {
+  const std::string trace = temp("serve_trace") + ".csv";
+  std::ofstream(trace) << "arrival_s,prompt_tokens,output_tokens\n0,16,3\n0.0001,40,2\n0.0002,8,4\n";
+  const std::string scenario = write_scenario(
+      "serve", "model: gpt2\nstage: serve\nplacement_evaluations: 4\nreplicas:\n  - system: SYSTEMS/h100_sxm.yaml\n"
+               "  - system: SYSTEMS/h100_sxm.yaml\ntrace: " + trace + "\nsweep:\n  dispatch: [round_robin, least_outstanding_tokens]\n");
+  const std::string out = temp("serve") + ".h5";
+  const auto r = run_lightcode("run " + scenario + " --out " + out);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("serving (H100-SXM + H100-SXM):") != std::string::npos);
+  CHECK(r.out.find("TTFT_p99[s]") != std::string::npos);
+  CHECK(r.out.find("p0001  least_outstanding_tokens         3") != std::string::npos);
+  CHECK(r.err.find("[1/2]") == std::string::npos);  // not a terminal: no progress lines
+  // Under a pseudo-terminal (util-linux `script`), one line per finished point.
+  const std::string cmd = "script -qec '" + lightcode::test::lightcode_binary() + " run " + scenario + " --out " + out +
+                          "' /dev/null";
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string tty;
+  char buf[4096];
+  for (size_t got; (got = std::fread(buf, 1, sizeof buf, pipe)) > 0;) tty.append(buf, got);
+  CHECK(::pclose(pipe) == 0);
+  CHECK(tty.find("[1/2] p0000 ok, ") != std::string::npos);
+  CHECK(tty.find("[2/2] p0001 ok, ") != std::string::npos);
+  std::remove(trace.c_str());
+  std::remove(scenario.c_str());
+  std::remove(out.c_str());
+}

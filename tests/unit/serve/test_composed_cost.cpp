@@ -177,6 +177,12 @@ TEST_CASE("composed against the exact pipeline: gpt2 on the GPU system") {
   check_against_pipeline("gpu", kGrids, {{0.055, 0.029}, {0.075, 0.034}, {0.045, 0.022}});
 }
 
+TEST_CASE("composed against the exact pipeline: uniform grids as scenarios set them") {
+  // cost_grid_bits (a scenario key) sets all three grids: 3 is its default, 2 the shipped study's.
+  check_against_pipeline("gpu", {3, 3, 3}, {{0.06, 0.032}, {0.06, 0.033}, {0.048, 0.025}});
+  check_against_pipeline("gpu", {2, 2, 2}, {{0.055, 0.027}, {0.095, 0.04}, {0.048, 0.024}});
+}
+
 TEST_CASE("composed against the exact pipeline: gpt2 on the GPU and PHU system") {
   check_against_pipeline("gpu_phu", kExact, {{0.095, 0.038}, {0.034, 0.017}, {0.021, 0.012}});
   check_against_pipeline("gpu_phu", kGrids, {{0.055, 0.029}, {0.048, 0.024}, {0.036, 0.018}});

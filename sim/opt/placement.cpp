@@ -78,9 +78,11 @@ void add_group_constraints(const StackedGraph& stacks, const Partition& part, in
 
 // Solving names the subgraph when its sums cannot be represented.
 std::vector<int> solve(const SelectionProblem& p, Objective objective, double watts, const ir::Graph& g,
-                       const std::vector<ir::NodeId>& members, int32_t subgraph) {
+                       const std::vector<ir::NodeId>& members, int32_t subgraph, size_t& peak_states) {
   try {
-    return select_exact(p, objective, watts).choice;
+    Selection s = select_exact(p, objective, watts);
+    peak_states = std::max(peak_states, s.peak_states);
+    return std::move(s.choice);
   } catch (const Error& e) {
     throw Error(SourcePlace{g.source(), 0, 0, ""}, "subgraph " + std::to_string(subgraph) + " (from node '" +
                                                        g.node(members.front()).name + "'): " + e.what());
@@ -183,12 +185,12 @@ Placement place(const StackedGraph& stacks, const Partition& part, Objective obj
         choice = it->second;
         ++out.reused;
       } else {
-        choice = solve(p, objective, watts, g, members, s);
+        choice = solve(p, objective, watts, g, members, s, out.peak_states);
         ++out.solved;
         cache.emplace(std::move(key), choice);
       }
     } else {
-      choice = solve(p, objective, watts, g, members, s);
+      choice = solve(p, objective, watts, g, members, s, out.peak_states);
       ++out.solved;
     }
     for (size_t v = 0; v < members.size(); ++v) out.choice[static_cast<size_t>(members[v])] = choice[v];

@@ -21,6 +21,7 @@ struct Placement {
   std::vector<int32_t> choice;  // per node: index into its candidates
   int32_t solved = 0;           // subgraph problems solved
   int32_t reused = 0;           // subgraph problems answered from the cache
+  size_t peak_states = 0;       // widest DP table of the subgraphs solved (Selection::peak_states)
 };
 
 // `watts` as in select_exact: a power the energy and EDP objectives charge for the sum of

@@ -1,10 +1,10 @@
 #include "sim/opt/selection.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <stdexcept>
-
 
 namespace lightcode::opt {
 namespace {
@@ -44,6 +44,47 @@ void offer(std::vector<Partial>& alternatives, const Partial& p, Objective o, do
                                     [&](const Partial& a) { return dominates(p, a); }),
                      alternatives.end());
   alternatives.push_back(p);
+}
+
+// What offer() leaves after the offers in turn, found at once: the first offer of each
+// Pareto-optimal (time, energy), in offer order. (A value no other weakly dominates is kept
+// from its first offer on; any other is rejected or removed by one that does.)
+void pareto_front(const std::vector<Partial>& offers, std::vector<Partial>& out, Objective o, double watts) {
+  for (const Partial& q : offers) {
+    if (std::isnan(q.energy_pj)) {  // no order: offer them in turn
+      for (const Partial& r : offers) offer(out, r, o, watts);
+      return;
+    }
+  }
+  struct Point {
+    int64_t ps;
+    double energy_pj;
+    uint32_t offer;
+  };
+  std::vector<Point> order(offers.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    order[i] = Point{offers[i].time.count_ps(), offers[i].energy_pj, static_cast<uint32_t>(i)};
+  }
+  std::sort(order.begin(), order.end(), [](const Point& x, const Point& y) {
+    if (x.ps != y.ps) return x.ps < y.ps;
+    if (x.energy_pj != y.energy_pj) return x.energy_pj < y.energy_pj;
+    return x.offer < y.offer;
+  });
+  // By time, then energy, then offer: one is kept when every one before it has more energy.
+  std::vector<uint32_t> kept;
+  double least = std::numeric_limits<double>::infinity();
+  bool first = true;
+  for (const Point& x : order) {
+    if (first || x.energy_pj < least) {
+      kept.push_back(x.offer);
+      least = x.energy_pj;
+      first = false;
+    }
+  }
+  std::sort(kept.begin(), kept.end());
+  out.clear();
+  out.reserve(kept.size());
+  for (uint32_t i : kept) out.push_back(offers[i]);
 }
 
 }  // namespace
@@ -117,46 +158,80 @@ Selection select_exact(const SelectionProblem& p, Objective objective, double wa
     std::vector<int> prev_slot(static_cast<size_t>(n), -1);
     for (size_t i = 0; i < prev.open.size(); ++i) prev_slot[static_cast<size_t>(prev.open[i])] = static_cast<int>(i);
 
+    // A move from a state key depends on the key and the candidate only, not on the
+    // alternative: its costs (in the order they are summed), whether it is allowed and the key
+    // it leads to are found once per (key, candidate).
+    const int nc = choices(v);
+    struct Move {
+      std::vector<const PairCost*> costs;  // node, then edges up to a forbidden one
+      bool allowed = false;
+      size_t next = 0;  // entry in `next`
+    };
+    std::vector<Move> moves(static_cast<size_t>(nc));
+    std::vector<int8_t> next_key;
+    const bool front = objective == Objective::edp;
+    std::vector<std::vector<Partial>> offers;  // edp: every offer per next entry, in offer order
     int32_t flat_index = 0;
     for (size_t k = 0; k < prev.keys.size(); ++k) {
       const auto& key = prev.keys[k];
+      for (int c = 0; c < nc; ++c) {
+        Move& m = moves[static_cast<size_t>(c)];
+        m.costs.clear();
+        m.allowed = false;
+        const PairCost& node = p.node_cost[static_cast<size_t>(v)][static_cast<size_t>(c)];
+        if (node.forbidden) continue;
+        m.costs.push_back(&node);
+        bool forbidden = false;
+        for (int ei : in_edges[static_cast<size_t>(v)]) {
+          const auto& e = p.edges[static_cast<size_t>(ei)];
+          const int slot = prev_slot[static_cast<size_t>(e.from)];
+          const int fc = slot >= 0 ? key[static_cast<size_t>(slot)] : 0;  // single-candidate: 0
+          const PairCost& ec = e.cost[static_cast<size_t>(fc) * static_cast<size_t>(nc) + static_cast<size_t>(c)];
+          if (ec.forbidden) {
+            forbidden = true;
+            break;
+          }
+          m.costs.push_back(&ec);
+        }
+        if (forbidden) {
+          // The sums before the forbidden edge are still taken: they throw as they did.
+          m.costs.push_back(nullptr);
+          continue;
+        }
+        m.allowed = true;
+        next_key.clear();
+        for (int u : next.open) {
+          next_key.push_back(u == v ? static_cast<int8_t>(c) : key[static_cast<size_t>(prev_slot[static_cast<size_t>(u)])]);
+        }
+        auto [it, inserted] = index.emplace(next_key, next.keys.size());
+        if (inserted) {
+          next.keys.push_back(it->first);
+          next.entries.emplace_back();
+          if (front) offers.emplace_back();
+        }
+        m.next = it->second;
+      }
       for (const Partial& alt : prev.entries[k]) {
         const int32_t parent = flat_index++;
-        for (int c = 0; c < choices(v); ++c) {
+        for (int c = 0; c < nc; ++c) {
+          const Move& m = moves[static_cast<size_t>(c)];
+          if (m.costs.empty()) continue;  // forbidden node
           Partial q{alt.time, alt.energy_pj, parent, c};
-          const PairCost& nc = p.node_cost[static_cast<size_t>(v)][static_cast<size_t>(c)];
-          if (nc.forbidden) continue;
-          q.time = q.time.plus(nc.time, kSumOfTimes);
-          q.energy_pj += nc.energy_pj;
-          bool forbidden = false;
-          for (int ei : in_edges[static_cast<size_t>(v)]) {
-            const auto& e = p.edges[static_cast<size_t>(ei)];
-            const int slot = prev_slot[static_cast<size_t>(e.from)];
-            const int fc = slot >= 0 ? key[static_cast<size_t>(slot)] : 0;  // single-candidate: 0
-            const PairCost& ec = e.cost[static_cast<size_t>(fc) * static_cast<size_t>(choices(v)) +
-                                        static_cast<size_t>(c)];
-            if (ec.forbidden) {
-              forbidden = true;
-              break;
-            }
-            q.time = q.time.plus(ec.time, kSumOfTimes);
-            q.energy_pj += ec.energy_pj;
+          for (const PairCost* pc : m.costs) {
+            if (pc == nullptr) break;
+            q.time = q.time.plus(pc->time, kSumOfTimes);
+            q.energy_pj += pc->energy_pj;
           }
-          if (forbidden) continue;
-          std::vector<int8_t> next_key;
-          next_key.reserve(next.open.size());
-          for (int u : next.open) {
-            next_key.push_back(u == v ? static_cast<int8_t>(c) : key[static_cast<size_t>(prev_slot[static_cast<size_t>(u)])]);
+          if (!m.allowed) continue;
+          if (front) {
+            offers[m.next].push_back(q);
+          } else {
+            offer(next.entries[m.next], q, objective, watts);
           }
-          auto [it, inserted] = index.emplace(std::move(next_key), next.keys.size());
-          if (inserted) {
-            next.keys.push_back(it->first);
-            next.entries.emplace_back();
-          }
-          offer(next.entries[it->second], q, objective, watts);
         }
       }
     }
+    for (size_t e = 0; front && e < offers.size(); ++e) pareto_front(offers[e], next.entries[e], objective, watts);
     size_t alternatives = 0;
     for (size_t k = 0; k < next.entries.size(); ++k) {
       for (size_t a = 0; a < next.entries[k].size(); ++a) {

@@ -9,7 +9,10 @@
 // more than one candidate, and still read by a later variable. Between articulation points a
 // transformer is narrow, so the state stays tiny; the cost is polynomial where the original
 // enumerated paths. EDP keeps the Pareto front of (time, energy) per state, which contains
-// the product's minimum because the product grows with either sum.
+// the product's minimum because the product grows with either sum. A step's moves are priced
+// once per (state, candidate), and each front is found with one sort of the step's offers (the
+// front, in the order, that offering them one at a time leaves: a batch's fronts hold
+// thousands).
 #include <cstdint>
 #include <string_view>
 #include <vector>

@@ -169,3 +169,56 @@ TEST_CASE("a long narrow chain keeps the DP state small") {
   CHECK(s.time == ps(2000 * 5));
   CHECK(s.peak_states <= 2);
 }
+
+// A batch's shape: a root read by parallel chains that all meet at a sink, so every chain's
+// end stays open until the sink; small integer costs make many equal sums (the EDP front keeps
+// the first offer of each value). Equal to brute force, for every objective, with static power.
+TEST_CASE("parallel branches into one sink: the selector equals brute force") {
+  std::mt19937 rng(20261204);
+  std::uniform_int_distribution<int> cands(1, 3), cost(0, 4);
+  auto costs = [&](size_t count) {
+    std::vector<PairCost> c(count);
+    for (auto& x : c) x = {ps(cost(rng)), 0.5 * cost(rng)};
+    return c;
+  };
+  for (int trial = 0; trial < 150; ++trial) {
+    SelectionProblem p;
+    auto add_node = [&]() {
+      p.node_cost.push_back(costs(static_cast<size_t>(cands(rng))));
+      return static_cast<int>(p.node_cost.size()) - 1;
+    };
+    auto add_edge = [&](int from, int to) {
+      SelectionProblem::Edge e;
+      e.from = from;
+      e.to = to;
+      e.cost = costs(p.node_cost[static_cast<size_t>(from)].size() *
+                     p.node_cost[static_cast<size_t>(to)].size());
+      p.edges.push_back(std::move(e));
+    };
+    const int root = add_node();
+    std::vector<int> ends;
+    const int branches = std::uniform_int_distribution<int>(2, 4)(rng);
+    for (int b = 0; b < branches; ++b) {
+      const int first = add_node();
+      add_edge(root, first);
+      const int second = add_node();
+      add_edge(first, second);
+      ends.push_back(second);
+    }
+    const int sink = add_node();
+    for (int e : ends) add_edge(e, sink);
+    for (Objective o : {Objective::time, Objective::energy, Objective::edp}) {
+      for (double watts : {0.0, 0.25}) {
+        CAPTURE(trial);
+        CAPTURE(objective_name(o));
+        CAPTURE(watts);
+        const Selection exact = select_exact(p, o, watts);
+        const Selection brute = select_brute_force(p, o, watts);
+        CHECK(objective_value(o, exact.time, exact.energy_pj, watts) ==
+              doctest::Approx(objective_value(o, brute.time, brute.energy_pj, watts))
+                  .epsilon(1e-12));
+        CHECK(select_exact(p, o, watts).choice == exact.choice);
+      }
+    }
+  }
+}

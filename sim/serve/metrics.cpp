@@ -54,9 +54,11 @@ ServeSummary summarise(const ServeResult& result, const ServeSpec& spec, const S
   const double run_s = result.run_time.seconds();
   for (size_t i = 0; i < result.replicas.size(); ++i) {
     const ReplicaRecord& r = result.replicas[i];
-    s.energy += r.dynamic_energy + Energy::from_joules(spec.replicas.at(i).static_power_w * run_s);
+    s.static_energy.push_back(Energy::from_joules(spec.replicas.at(i).static_power_w * run_s));
+    s.energy += r.dynamic_energy + s.static_energy.back();
     s.utilisation.push_back(run_s > 0.0 ? r.busy.seconds() / run_s : 0.0);
   }
+  s.output_tokens = tokens;
   if (run_s > 0.0) {
     s.throughput_tokens_per_s = static_cast<double>(tokens) / run_s;
     s.goodput_requests_per_s = static_cast<double>(good) / run_s;

@@ -28,7 +28,9 @@ struct ServeSummary {
   double goodput_requests_per_s = 0.0;   // requests meeting the SLO targets
   Energy energy;                         // dynamic + static
   double energy_per_output_token_pj = 0.0;
-  std::vector<double> utilisation;  // per replica: busy time / run time
+  std::vector<double> utilisation;     // per replica: busy time / run time
+  std::vector<Energy> static_energy;   // per replica: its static power x the run time
+  int64_t output_tokens = 0;
   int64_t preemptions = 0;
 };
 

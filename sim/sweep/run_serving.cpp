@@ -163,7 +163,7 @@ void fill_serving_report(const serve::ServeResult& served, const serve::ServeSum
     u.utilisation = figures.utilisation[i];
     u.energy_pj = r.dynamic_energy.picojoules();
     u.tasks = r.iterations;
-    u.static_energy_pj = replicas.spec.replicas[i].static_power_w * run_s * 1e12;
+    u.static_energy_pj = figures.static_energy[i].picojoules();
     out.units.push_back(u);
     const std::string hardware = "replica" + std::to_string(i) + " " + name;
     out.energy.push_back(results::EnergyRow{hardware, "dynamic", u.energy_pj});
@@ -187,7 +187,6 @@ void fill_serving_report(const serve::ServeResult& served, const serve::ServeSum
     row.tpot_s = r.tpot_s();
     row.latency_s = r.latency().seconds();
     row.preemptions = r.preemptions;
-    sum.output_tokens += r.output_tokens;
     out.requests.push_back(row);
   }
   sum.makespan = served.run_time;
@@ -210,6 +209,7 @@ void fill_serving_report(const serve::ServeResult& served, const serve::ServeSum
   sum.throughput_tokens_per_s = figures.throughput_tokens_per_s;
   sum.goodput_requests_per_s = figures.goodput_requests_per_s;
   sum.preemptions = figures.preemptions;
+  sum.output_tokens = figures.output_tokens;
 }
 
 }  // namespace

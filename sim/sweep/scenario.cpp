@@ -423,9 +423,10 @@ void check_values_read(const ConfigNode& root, const std::vector<std::vector<Axi
   check_all_read(root, scenario_table(), usage, reader);
 }
 
-// What a serve point needs: replicas, and requests from a trace or generated at a rate; the
-// dispatch table when it dispatches by prompt length. It times iterations analytically.
-void check_serve_point(PointSpec& p, const ConfigNode& root) {
+// Checks what a serve point needs: replicas, and requests from a trace or generated at a rate;
+// the dispatch table when it dispatches by prompt length. Sets its fidelity: a serve point times
+// its iterations analytically.
+void finish_serve_point(PointSpec& p, const ConfigNode& root) {
   const ServePoint& s = p.serve;
   if (frontend::is_graph_file(p.model)) {
     root.fail("stage serve builds each iteration's batch from a built-in model, not a TVM graph file ('" + p.model + "')");
@@ -540,7 +541,7 @@ Scenario parse_scenario(std::string_view text, const std::string& path, const st
   for (PointSpec& p : s.points) {
     if (p.model.empty()) root.fail("missing key 'model' (a built-in model name or a TVM graph file)");
     if (p.stage == "serve") {
-      check_serve_point(p, root);
+      finish_serve_point(p, root);
       continue;
     }
     if (p.system.empty()) root.fail("missing key 'system' (a configs/systems/*.yaml file)");

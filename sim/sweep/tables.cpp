@@ -333,14 +333,12 @@ std::string read_only_with(std::string_view key) {
   if (key == "cost_grid_bits") return "stage: serve and iteration_cost: composed";
   if (serve_only(key)) return "stage: serve";
   if (key == "fidelity") return "a stage other than serve (serve times its iterations analytically)";
-  if (not_serve(key) && key != "traced_length" && key != "logits" && key != "precision" && key != "pareto") {
-    return "a stage other than serve";
-  }
   if (key == "traced_length") return "a TVM graph file for model";
   if (key == "new_tokens") return "stage: generate";
   if (key == "logits") return "a built-in model";
   if (key == "precision") return "a system with a unit that models precision (a photonic core built from devices)";
   if (key == "pareto" || key == "placement_evaluations") return "a profile that places with the schedule (default)";
+  if (not_serve(key)) return "a stage other than serve";
   return "";
 }
 

@@ -110,7 +110,7 @@ int run(const CrossoverOptions& o) {
   const sweep::CrossoverResult r = sweep::run_crossover(s, o.grid);
 
   std::printf("crossover %s: %s %s, profile %s, lengths %lld..%lld\n", s.name.c_str(), s.model.c_str(),
-              s.stage.c_str(), s.profile.c_str(), static_cast<long long>(s.start), static_cast<long long>(s.stop));
+              std::string(stage_name(s.stage)).c_str(), s.profile.c_str(), static_cast<long long>(s.start), static_cast<long long>(s.stop));
   for (const sweep::DispatchTable& t : r.tables) print_table(r, t);
   for (const opt::ThresholdReport& t : r.thresholds) print_thresholds(r, t);
 

@@ -1,72 +1,64 @@
-// `lightcode list [families|profiles|schedulers|objectives|fusion]`: every registered thing a
-// scenario or a system file can name, with what it does.
+// `lightcode list [<registry>]`: every registered thing a scenario, a system or a hardware file
+// can name, with what it does and the keys it owns (sim/app/registry_listing.hpp).
 #include <iomanip>
 #include <iostream>
 #include <memory>
 
-#include "hw_models/registry.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/listing.hpp"
+#include "sim/app/registry_listing.hpp"
 #include "sim/core/error.hpp"
-#include "sim/ir/fusion.hpp"
-#include "sim/opt/objective.hpp"
-#include "sim/sched/policy.hpp"
 
 namespace lightcode::app {
 namespace {
 
-void line(std::ostream& out, int indent, std::string_view name, std::string_view description, int width = 14) {
+void line(std::ostream& out, int indent, std::string_view name, std::string_view description, int width) {
   out << std::string(static_cast<size_t>(indent), ' ') << std::left << std::setw(width) << name << "  "
       << description << "\n";
+}
+
+std::string registry_keys() {
+  std::string keys;
+  for (const ListedRegistry& r : registry_listing()) keys += (keys.empty() ? "" : ", ") + r.key;
+  return keys;
 }
 
 }  // namespace
 
 void print_registries(std::ostream& out, const std::string& what) {
   const bool all = what.empty();
-  if (!all && what != "families" && what != "profiles" && what != "schedulers" && what != "objectives" &&
-      what != "fusion") {
-    throw Error("lightcode list: '" + what + "' is not one of families, profiles, schedulers, objectives, fusion");
-  }
-  if (all || what == "families") {
-    if (all) out << "hardware families (`family:` in configs/hardware/*.yaml) and their algorithms\n";
-    for (const auto& f : hw::default_registry().families()) {
-      line(out, all ? 2 : 0, f.name, f.description, all ? 12 : 14);
-      for (const auto& a : f.algorithms) line(out, all ? 6 : 4, a.name, a.description, 14);
+  bool found = all;
+  for (const ListedRegistry& r : registry_listing()) {
+    if (!all && r.key != what) continue;
+    found = true;
+    if (all) out << r.title << "\n";
+    const int indent = all ? 2 : 0;
+    size_t width = 10;
+    for (const ListedEntry& e : r.entries) width = std::max(width, e.name.size());
+    for (const ListedEntry& e : r.entries) {
+      line(out, indent, e.name, e.description, static_cast<int>(width));
+      for (const ListedEntry& c : e.children) line(out, indent + 4, c.name, c.description, 14);
+      // A policy's own keys (a family's are in `hw show` and docs/CONFIG.md: too many here).
+      if (!e.params || !e.children.empty()) continue;
+      for (const Param& p : e.params->params) {
+        line(out, indent + 4, p.key, p.type_text() + ", default " + p.default_label() + ": " + p.help, 14);
+      }
     }
   }
-  if (all || what == "profiles") {
-    if (all) out << "profiles (`profile:`)\n";
-    for (const auto& p : hw::default_registry().profiles()) line(out, all ? 2 : 0, p->name(), p->description(), 12);
-  }
-  if (all || what == "schedulers") {
-    if (all) out << "scheduling policies (`scheduler:`; default: the profile's)\n";
-    for (const auto& p : sched::default_policies().all()) line(out, all ? 2 : 0, p->name(), p->description(), 12);
-  }
-  if (all || what == "objectives") {
-    if (all) out << "objectives (`objective:`)\n";
-    for (const auto& o : opt::objectives()) {
-      line(out, all ? 2 : 0, o.name, std::string(o.description) + " [" + std::string(o.unit) + "]", 12);
-    }
-  }
-  if (all || what == "fusion") {
-    if (all) out << "fusion rules (fused-kernel candidates; a unit's `fusion:` names those it runs)\n";
-    for (const auto& r : ir::fusion_rules()) {
-      line(out, all ? 2 : 0, r.name, std::string(r.description) + " [" + std::string(ir::kernel_class_name(r.cls)) + "]",
-           16);
-    }
-  }
+  if (!found) throw Error("lightcode list: '" + what + "' is not one of " + registry_keys());
 }
 
 void register_list(CLI::App& app, CommandAction& action) {
   auto what = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
       "list",
-      "Everything registered that a scenario or a system file can name: hardware families and\n"
-      "their algorithms, profiles, scheduling policies, objectives, fusion rules.\n\n"
+      "Everything registered that a scenario, a system or a hardware file can name: hardware\n"
+      "families and their algorithms, profiles, scheduling policies, objectives, fusion and\n"
+      "partition rules, stages, batching and dispatch policies, arrival processes, length\n"
+      "distributions and built-in models, with the keys each policy and stage owns.\n\n"
       "  lightcode list\n"
-      "  lightcode list schedulers");
-  cmd->add_option("what", *what, "Only one section: families, profiles, schedulers, objectives or fusion");
+      "  lightcode list batching");
+  cmd->add_option("what", *what, "Only one registry: " + registry_keys());
   cmd->callback([what, &action] {
     action = [what] {
       print_registries(std::cout, *what);

@@ -15,6 +15,9 @@
 #include "sim/app/commands.hpp"
 #include "sim/core/limits.hpp"
 #include "sim/core/params.hpp"
+#include "sim/app/registry_listing.hpp"
+#include "sim/stages/stage.hpp"
+#include "sim/sweep/scenario.hpp"
 #include "sim/sweep/tables.hpp"
 
 namespace lightcode::app {
@@ -74,6 +77,38 @@ std::string section(const std::string& title, const std::string& text,
   return out;
 }
 
+// Every registry (registry_listing.hpp): a list per registry, then the tables its entries own
+// that no section above rendered (the policies' keys).
+std::string registries_markdown(std::vector<std::string>& seen) {
+  std::string out =
+      "## Registries\n\nEverything a file can name, registered in one place per registry "
+      "(`lightcode list` prints the same). A policy chosen by a selector key (`policy:`, "
+      "`arrival:`, `distribution:`) owns the keys below its name; they sit beside the selector.\n\n";
+  for (const ListedRegistry& r : registry_listing()) {
+    out += "### " + r.key + "\n\n" + r.title + ":\n\n";
+    for (const ListedEntry& e : r.entries) {
+      std::string d = e.description;
+      std::replace(d.begin(), d.end(), '|', '/');
+      out += "- `" + e.name + "`: " + d;
+      if (e.params && std::find(seen.begin(), seen.end(), e.params->name) == seen.end() &&
+          r.key != "families") {
+        out += " (keys: [" + e.params->name + "](#" + e.params->name + "))";
+      }
+      out += "\n";
+    }
+    out += "\n";
+  }
+  for (const ListedRegistry& r : registry_listing()) {
+    if (r.key == "families" || r.key == "stages") continue;  // rendered above
+    for (const ListedEntry& e : r.entries) {
+      if (e.params && std::find(seen.begin(), seen.end(), e.params->name) == seen.end()) {
+        out += table_markdown(*e.params, seen);
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string config_reference_markdown() {
@@ -95,11 +130,14 @@ std::string config_reference_markdown() {
   out +=
       section("Model configs", "`configs/models/*.yaml`: Hugging Face style transformer configs.",
               {&frontend::model_config_table()}, seen);
+  std::vector<const ParamTable*> scenario_tables{&sweep::scenario_table(), &sweep::sweep_range_table()};
+  for (const sweep::StageInfo& stage : sweep::stages()) scenario_tables.push_back(stage.params);
+  scenario_tables.push_back(&sweep::crossover_table());
   out += section("Scenarios",
-                 "`scenarios/*.yaml`, read by `lightcode run` and `lightcode sweep`; "
-                 "`lightcode crossover` reads the crossover kind.",
-                 {&sweep::scenario_table(), &sweep::sweep_range_table(), &sweep::crossover_table()},
-                 seen);
+                 "`scenarios/*.yaml`, read by `lightcode run` and `lightcode sweep` (every key, then the "
+                 "keys of each registered stage); `lightcode crossover` reads the crossover kind.",
+                 scenario_tables, seen);
+  out += registries_markdown(seen);
   out +=
       "## Limits\n\nEvery loader checks these bounds before it allocates or iterates, so no input "
       "— a YAML "

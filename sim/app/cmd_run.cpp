@@ -12,28 +12,23 @@
 #include <set>
 #include <sstream>
 
-#include "frontend/load_model.hpp"
 #include "sim/app/commands.hpp"
+#include "sim/app/overrides.hpp"
 #include "sim/core/error.hpp"
-#include "sim/opt/objective.hpp"
 #include "sim/core/output_file.hpp"
 #include "sim/results/console_table.hpp"
 #include "sim/results/hdf5_file.hpp"
 #include "sim/results/listing.hpp"
 #include "sim/sweep/run_point.hpp"
 #include "sim/sweep/scenario.hpp"
-#include "sim/sweep/validate.hpp"
+#include "sim/stages/stage.hpp"
 
 namespace lightcode::app {
 namespace {
 
 struct RunOptions {
   std::string scenario;
-  std::optional<std::string> model;
-  std::optional<int64_t> traced;
-  std::optional<std::string> objective;
-  std::optional<std::string> profile;
-  std::optional<std::string> fidelity;
+  std::vector<std::string> sets;  // --set key=value, then the named flags' (sugar over --set)
   std::string out;
   std::string listing;
   std::string trace;
@@ -74,28 +69,18 @@ results::PointResult run_here(const sweep::PointSpec& p, const sweep::PointOptio
 }
 
 int run(const RunOptions& o) {
-  sweep::Scenario scenario = sweep::load_scenario(o.scenario);
-  for (sweep::PointSpec& p : scenario.points) {
-    if (o.model) {
-      p.model = *o.model;
-      std::error_code ec;
-      if (frontend::is_graph_file(p.model) && !std::filesystem::exists(p.model, ec)) {
-        throw Error("--model: graph file '" + p.model + "' does not exist");
-      }
-    }
-    if (o.traced) p.traced_length = *o.traced;
-    if (o.objective) p.objective = *o.objective;
-    if (o.profile) p.profile = *o.profile;
-    if (o.fidelity) p.fidelity = *o.fidelity;
-  }
+  const sweep::Scenario scenario = sweep::load_scenario(o.scenario, o.sets);
   std::string vcd = o.vcd;
   if (!vcd.empty() && std::filesystem::path(vcd).extension() != ".vcd") vcd += ".vcd";  // SystemC adds it
-  if (!vcd.empty()) {
-    for (const sweep::PointSpec& p : scenario.points) {
-      if (p.fidelity != "event") {
-        throw Error("--vcd records the event engine, but point " + p.id + " runs at " + p.fidelity +
-                    " fidelity (add --fidelity event)");
-      }
+  for (const sweep::PointSpec& p : scenario.points) {
+    if (!vcd.empty() && p.fidelity != Fidelity::event) {
+      throw Error("--vcd records the event engine, but point " + p.id + " runs at " +
+                  std::string(fidelity_name(p.fidelity)) + " fidelity" +
+                  (p.stage == Stage::serve ? " (stage serve times its iterations analytically)" : " (add --fidelity event)"));
+    }
+    if (!o.trace.empty() && !(sweep::stage_info(p.stage).summary_parts & results::kGraphFigures)) {
+      throw Error("--trace writes a timeline of placed tasks, which point " + p.id + " (stage " +
+                  std::string(stage_name(p.stage)) + ") does not have: its requests and queues are in the results file");
     }
   }
   // Every input is read and every output checked before the first point runs.
@@ -124,19 +109,20 @@ int run(const RunOptions& o) {
     options.trace_path = per_point(o.trace, p.id, scenario.points.size());
     // The event engine runs once per process: each event point gets a worker process.
     const auto started = std::chrono::steady_clock::now();
-    results::PointResult result = p.fidelity == "event" ? sweep::run_point_in_child(p, options) : run_here(p, options);
+    results::PointResult result =
+        p.fidelity == Fidelity::event ? sweep::run_point_in_child(p, options) : run_here(p, options);
     if (progress) {  // a terminal watching a long run (a serving study takes minutes) sees it move
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       std::cerr << "[" << file.points.size() + 1 << "/" << scenario.points.size() << "] " << p.id << " "
-                << result.summary.status << ", " << std::fixed << std::setprecision(1) << seconds << " s\n"
+                << results::status_name(result.summary.status) << ", " << std::fixed << std::setprecision(1) << seconds << " s\n"
                 << std::defaultfloat;
     }
-    if (result.summary.status != "ok") {
+    if (result.summary.status != results::Status::ok) {
       ++failed;
       std::cerr << "lightcode: error: point " << p.id << ": " << result.summary.error << "\n";
     } else {
       if (!o.listing.empty()) {
-        listing << "# point " << p.id << ": " << result.summary.system << ", " << p.model << " " << p.stage << " "
+        listing << "# point " << p.id << ": " << result.summary.system << ", " << p.model << " " << stage_name(p.stage) << " "
                 << p.sequence_length << "\n";
         results::write_listing(listing, result);
       }
@@ -171,20 +157,12 @@ void register_run(CLI::App& app, CommandAction& action) {
       "  lightcode run scenarios/seed_table.yaml --model ../shared/graphs/tvm/gpt2_prefill_seq5_graph.json\n"
       "  lightcode run scenarios/seed_table.yaml --listing results/seed.lst --details\n"
       "  lightcode run scenarios/generate.yaml\n"
-      "  lightcode run scenarios/serving_dispatch.yaml");
+      "  lightcode run scenarios/serving_dispatch.yaml --set requests.count=200\n"
+      "  lightcode run scenarios/seed_table.yaml --set objective=energy   # exactly as editing the file");
   cmd->add_option("scenario", o->scenario, "Scenario YAML (scenarios/*.yaml)")->required();
-  cmd->add_option("--model", o->model, "Replace the scenario's model: a built-in name or a TVM graph JSON file");
-  cmd->add_option("--traced-len", o->traced, "Sequence length the TVM graph was traced at (default: detected)");
-  cmd->add_option("--objective", o->objective, "Replace the objective: time, energy or edp")
-      ->check(CLI::IsMember(opt::objective_names()));
-  cmd->add_option("--profile", o->profile, "Replace the profile: default or lightcode")
-      ->check(CLI::IsMember({"default", "lightcode"}));
+  add_scenario_overrides(*cmd, o->sets);
   cmd->add_option("--out", o->out, "Results file (HDF5); default from the scenario's `output:`");
   cmd->add_option("--listing", o->listing, "Write the instruction listing (one line per task) here");
-  cmd->add_option("--fidelity", o->fidelity,
-                  "analytical (list scheduler, in this process) or event (SystemC engine, one worker\n"
-                  "process per point); default: the scenario's, else event")
-      ->check(CLI::IsMember({"analytical", "event"}));
   cmd->add_flag("--no-contention", o->no_contention,
                 "Event fidelity: transfers take their model time without queueing on links\n"
                 "(the analytical timeline, exactly, in the default profile)");

@@ -7,11 +7,12 @@
 #include <memory>
 
 #include "sim/app/commands.hpp"
+#include "sim/app/overrides.hpp"
 #include "sim/core/error.hpp"
 #include "sim/results/console_table.hpp"
 #include "sim/results/hdf5_file.hpp"
 #include "sim/sweep/sweep_runner.hpp"
-#include "sim/sweep/validate.hpp"
+#include "sim/stages/stage.hpp"
 
 namespace lightcode::app {
 namespace {
@@ -22,7 +23,7 @@ struct SweepCli {
   bool resume = false;
   std::string shard = "1/1";
   std::string out;
-  std::optional<std::string> fidelity;
+  std::vector<std::string> sets;  // --set key=value, then the named flags' (sugar over --set)
   bool no_contention = false;
   bool quiet = false;
 };
@@ -34,10 +35,7 @@ std::string one_decimal(double v) {
 }
 
 int sweep(const SweepCli& c) {
-  sweep::Scenario scenario = sweep::load_scenario(c.scenario);
-  if (c.fidelity) {
-    for (auto& p : scenario.points) p.fidelity = *c.fidelity;
-  }
+  const sweep::Scenario scenario = sweep::load_scenario(c.scenario, c.sets);
   sweep::validate_point_inputs(scenario.points);  // every file, once, before any point runs
   sweep::SweepOptions o;
   o.jobs = c.jobs;
@@ -70,14 +68,14 @@ void register_sweep(CLI::App& app, CommandAction& action) {
       "Finished points are kept as they finish; --resume continues an interrupted sweep.\n\n"
       "  lightcode sweep scenarios/phu_scaling.yaml -j 2\n"
       "  lightcode sweep scenarios/phu_scaling.yaml -j 2 --resume\n"
+      "  lightcode sweep scenarios/serving_dispatch.yaml --set 'sweep.batching.max_batch=[8, 32]'\n"
       "  lightcode sweep scenarios/phu_scaling.yaml --shard 3/8 --out results/part3.h5   # then: lightcode merge");
   cmd->add_option("scenario", c->scenario, "Scenario YAML with `sweep:` axes")->required();
   cmd->add_option("-j,--jobs", c->jobs, "Worker processes at a time")->capture_default_str();
   cmd->add_flag("--resume", c->resume, "Skip points already done in the results file (or its .parts)");
   cmd->add_option("--shard", c->shard, "Run the K-th of N deterministic slices of the points: K/N")->capture_default_str();
   cmd->add_option("--out", c->out, "Results file (default: the scenario's `output:`, else results/<name>.h5)");
-  cmd->add_option("--fidelity", c->fidelity, "Replace every point's fidelity: analytical or event")
-      ->check(CLI::IsMember({"analytical", "event"}));
+  add_scenario_overrides(*cmd, c->sets);
   cmd->add_flag("--no-contention", c->no_contention, "Event fidelity without link contention");
   cmd->add_flag("-q,--quiet", c->quiet, "No progress output");
   cmd->callback([c, &action] { action = [c] { return sweep(*c); }; });

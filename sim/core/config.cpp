@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <utility>
 
@@ -25,6 +26,16 @@ struct ConfigValue {
   std::shared_ptr<const std::string> file;
   int line = 0;
   int column = 0;
+  // The directory relative paths in this value resolve against: its file's, or the one a
+  // caller named (a scenario parsed from text, a command-line value: the working directory).
+  std::shared_ptr<const std::string> base_dir;
+  // The value this one was parsed as: copies (a point's tree, a merged replica) keep it, so
+  // that reading a copy counts as reading the value in the file (ConfigUsage).
+  const ConfigValue* origin = nullptr;
+  // Its key path where it was parsed ("batching.policy"): a copy put elsewhere (an axis value
+  // in a point's tree, a scenario key merged under a replica) is still named by where it was
+  // written. Empty for values made in code (a sweep override of a system key).
+  std::shared_ptr<const std::string> key_path;
 };
 
 namespace {
@@ -35,7 +46,8 @@ namespace fs = std::filesystem;
 // a budget of values stops an alias bomb, and a depth limit stops runaway nesting.
 class Converter {
  public:
-  explicit Converter(std::shared_ptr<const std::string> file) : file_(std::move(file)) {}
+  Converter(std::shared_ptr<const std::string> file, std::shared_ptr<const std::string> base_dir)
+      : file_(std::move(file)), base_dir_(std::move(base_dir)) {}
 
   ConfigValue convert(const YAML::Node& node, int depth) {
     const YAML::Mark mark = node.Mark();
@@ -50,6 +62,7 @@ class Converter {
     }
     ConfigValue v;
     v.file = file_;
+    v.base_dir = base_dir_;
     v.line = where.line;
     v.column = where.column;
     switch (node.Type()) {
@@ -87,8 +100,25 @@ class Converter {
 
  private:
   std::shared_ptr<const std::string> file_;
+  std::shared_ptr<const std::string> base_dir_;
   int64_t values_ = 0;
 };
+
+// Each value of a freshly parsed tree is its own origin and knows its key path (copies made
+// later keep both).
+void set_origins(ConfigValue& v, const std::string& path) {
+  v.origin = &v;
+  v.key_path = std::make_shared<const std::string>(path);
+  for (auto& entry : v.entries) set_origins(entry.second, path.empty() ? entry.first : path + "." + entry.first);
+  for (size_t i = 0; i < v.items.size(); ++i) set_origins(v.items[i], path + "[" + std::to_string(i) + "]");
+}
+
+// A parsed tree as the shared root of ConfigNodes, origins set once its addresses are final.
+std::shared_ptr<const ConfigValue> finish_tree(ConfigValue tree) {
+  auto root = std::make_shared<ConfigValue>(std::move(tree));
+  set_origins(*root, "");
+  return root;
+}
 
 // Child values override the base; maps merge recursively, anything else replaces.
 void merge_into(ConfigValue& base, const ConfigValue& over) {
@@ -163,7 +193,8 @@ ConfigValue load_tree(std::string_view text, const std::string& name, const fs::
                 "YAML syntax error: " + e.msg);
   }
   chain.push_back(name);
-  ConfigValue converted = Converter(file).convert(node, 0);
+  auto dir = std::make_shared<const std::string>(base_dir.string());
+  ConfigValue converted = Converter(file, dir).convert(node, 0);
   ConfigValue v = inherit ? resolve_from(std::move(converted), base_dir, chain) : std::move(converted);
   chain.pop_back();
   return v;
@@ -231,15 +262,31 @@ ConfigNode ConfigNode::load_file(const std::string& path, std::string_view what)
 ConfigNode ConfigNode::parse(std::string_view text, const std::string& name,
                              const std::string& base_dir) {
   std::vector<std::string> chain;
-  auto root = std::make_shared<const ConfigValue>(
-      load_tree(text, name, base_dir.empty() ? fs::path(".") : fs::path(base_dir), chain));
+  std::shared_ptr<const ConfigValue> root =
+      finish_tree(load_tree(text, name, base_dir.empty() ? fs::path(".") : fs::path(base_dir), chain));
   const ConfigValue* v = root.get();
   return ConfigNode(std::move(root), v, "");
 }
 
 ConfigNode ConfigNode::parse_data(std::string_view text, const std::string& name) {
   std::vector<std::string> chain;
-  auto root = std::make_shared<const ConfigValue>(load_tree(text, name, fs::path("."), chain, /*inherit=*/false));
+  std::shared_ptr<const ConfigValue> root = finish_tree(load_tree(text, name, fs::path("."), chain, /*inherit=*/false));
+  const ConfigValue* v = root.get();
+  return ConfigNode(std::move(root), v, "");
+}
+
+ConfigNode ConfigNode::parse_override(std::string_view text, const std::string& origin) {
+  std::vector<std::string> chain;
+  ConfigValue tree = load_tree(text, origin, fs::path("."), chain, /*inherit=*/false);
+  // The value stands for a command-line argument: no line or column of a file to name.
+  std::function<void(ConfigValue&)> unplace = [&](ConfigValue& v) {
+    v.line = 0;
+    v.column = 0;
+    for (auto& entry : v.entries) unplace(entry.second);
+    for (ConfigValue& item : v.items) unplace(item);
+  };
+  unplace(tree);
+  std::shared_ptr<const ConfigValue> root = finish_tree(std::move(tree));
   const ConfigValue* v = root.get();
   return ConfigNode(std::move(root), v, "");
 }
@@ -251,8 +298,8 @@ bool ConfigNode::is_null() const { return value_->kind == ConfigValue::Kind::nul
 
 const SourcePlace& ConfigNode::place() const {
   if (!place_) {
-    place_ = SourcePlace{value_->file ? *value_->file : std::string(), value_->line,
-                         value_->column, path_};
+    place_ = SourcePlace{value_->file ? *value_->file : std::string(), value_->line, value_->column,
+                         value_->key_path && !value_->key_path->empty() ? *value_->key_path : path_};
   }
   return *place_;
 }
@@ -379,23 +426,26 @@ void emit(const ConfigValue& v, int indent, std::string& out) {
 }
 }  // namespace
 
-ConfigNode ConfigNode::with_value(const std::string& dotted_path, const std::string& value,
-                                  const std::string& origin) const {
+namespace {
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> keys;
+  size_t start = 0;
+  while (start <= path.size()) {
+    const size_t dot = path.find('.', start);
+    const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!key.empty()) keys.push_back(key);
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return keys;
+}
+}  // namespace
+
+ConfigNode ConfigNode::replaced(const std::string& dotted_path, ConfigValue value, const std::string& origin) const {
   // Copy the whole tree, then walk this node's path and the new one inside the copy.
   auto copy = std::make_shared<ConfigValue>(*root_);
-  std::vector<std::string> keys;
-  auto split = [&](const std::string& path) {
-    size_t start = 0;
-    while (start <= path.size()) {
-      const size_t dot = path.find('.', start);
-      const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-      if (!key.empty()) keys.push_back(key);
-      if (dot == std::string::npos) break;
-      start = dot + 1;
-    }
-  };
-  split(path_);
-  split(dotted_path);
+  std::vector<std::string> keys = split_path(path_);
+  for (std::string& k : split_path(dotted_path)) keys.push_back(std::move(k));
   auto file = std::make_shared<const std::string>(origin);
   ConfigValue* at = copy.get();
   for (const std::string& key : keys) {
@@ -407,21 +457,102 @@ ConfigNode ConfigNode::with_value(const std::string& dotted_path, const std::str
       ConfigValue fresh;
       fresh.kind = ConfigValue::Kind::map;
       fresh.file = file;
+      fresh.base_dir = at->base_dir;
       at->entries.emplace_back(key, std::move(fresh));
       it = at->entries.end() - 1;
     }
     at = &it->second;
   }
-  at->kind = ConfigValue::Kind::scalar;
-  at->scalar = value;
-  at->entries.clear();
-  at->items.clear();
-  at->file = file;
-  at->line = 0;
-  at->column = 0;
+  *at = std::move(value);
   std::shared_ptr<const ConfigValue> root = copy;
   // The returned node is the root of the new tree; callers re-navigate from it.
   return ConfigNode(root, root.get(), "");
+}
+
+ConfigNode ConfigNode::with_value(const std::string& dotted_path, const std::string& value,
+                                  const std::string& origin) const {
+  ConfigValue v;
+  v.kind = ConfigValue::Kind::scalar;
+  v.scalar = value;
+  v.file = std::make_shared<const std::string>(origin);
+  v.base_dir = root_->base_dir;
+  return replaced(dotted_path, std::move(v), origin);
+}
+
+ConfigNode ConfigNode::with_node(const std::string& dotted_path, const ConfigNode& value) const {
+  return replaced(dotted_path, *value.value_, value.file());
+}
+
+ConfigNode ConfigNode::without(std::string_view key) const {
+  ConfigValue v = *value_;
+  v.entries.erase(std::remove_if(v.entries.begin(), v.entries.end(), [&](const auto& e) { return e.first == key; }),
+                  v.entries.end());
+  auto root = std::make_shared<const ConfigValue>(std::move(v));
+  const ConfigValue* r = root.get();
+  return ConfigNode(std::move(root), r, path_);
+}
+
+ConfigNode ConfigNode::merged_over(const ConfigNode& base) const {
+  if (!is_map() || !base.is_map()) fail("expected a mapping");
+  ConfigValue v = *base.value_;
+  merge_into(v, *value_);
+  auto root = std::make_shared<const ConfigValue>(std::move(v));
+  const ConfigValue* r = root.get();
+  return ConfigNode(std::move(root), r, path_);
+}
+
+ConfigNode ConfigNode::scalar_copy(const std::string& text) const {
+  ConfigValue v = *value_;
+  v.kind = ConfigValue::Kind::scalar;
+  v.scalar = text;
+  v.entries.clear();
+  v.items.clear();
+  v.origin = value_->origin ? value_->origin : value_;
+  auto root = std::make_shared<const ConfigValue>(std::move(v));
+  const ConfigValue* r = root.get();
+  return ConfigNode(std::move(root), r, path_);
+}
+
+const void* ConfigNode::identity() const { return value_->origin ? value_->origin : value_; }
+
+const std::string& ConfigNode::base_dir() const {
+  static const std::string here = ".";
+  return value_->base_dir ? *value_->base_dir : here;
+}
+
+namespace {
+void emit_flow(const ConfigValue& v, std::string& out) {
+  switch (v.kind) {
+    case ConfigValue::Kind::scalar:
+      out += v.scalar;
+      break;
+    case ConfigValue::Kind::null:
+      out += "~";
+      break;
+    case ConfigValue::Kind::list:
+      out += "[";
+      for (size_t i = 0; i < v.items.size(); ++i) {
+        if (i) out += ", ";
+        emit_flow(v.items[i], out);
+      }
+      out += "]";
+      break;
+    case ConfigValue::Kind::map:
+      out += "{";
+      for (size_t i = 0; i < v.entries.size(); ++i) {
+        out += (i ? ", " : "") + v.entries[i].first + ": ";
+        emit_flow(v.entries[i].second, out);
+      }
+      out += "}";
+      break;
+  }
+}
+}  // namespace
+
+std::string ConfigNode::to_flow() const {
+  std::string out;
+  emit_flow(*value_, out);
+  return out;
 }
 
 std::string ConfigNode::to_yaml(int indent) const {

@@ -33,6 +33,9 @@ class ConfigNode {
   // A YAML (or JSON) document that is data, not a config: `from` is an ordinary key there
   // (a dispatch table's ranges have one), so nothing is inherited.
   static ConfigNode parse_data(std::string_view text, const std::string& name);
+  // A value given on the command line (`--set key=value`): YAML text, no `from:`, its places
+  // named `origin` without line or column, relative paths against the working directory.
+  static ConfigNode parse_override(std::string_view text, const std::string& origin);
 
   bool is_map() const;
   bool is_list() const;
@@ -40,8 +43,13 @@ class ConfigNode {
   bool is_null() const;
   const SourcePlace& place() const;  // file, line, column and key path of this value
   const std::string& file() const { return place().file; }
-  // Identity of the value in its tree (ConfigUsage records what was read by it).
-  const void* identity() const { return value_; }
+  // Identity of the value as parsed from its file: a copy (a point's tree, a mapping merged
+  // over another) has its original's, so that reading the copy reads the original
+  // (ConfigUsage records what was read by it).
+  const void* identity() const;
+  // The directory relative paths in this value resolve against: its file's (a scenario parsed
+  // from text: the directory given; a command-line value: the working directory, ".").
+  const std::string& base_dir() const;
 
   // Mappings.
   bool has(std::string_view key) const;
@@ -82,12 +90,26 @@ class ConfigNode {
   // in for the file in errors about the new value ("sweep axis phu.cores").
   ConfigNode with_value(const std::string& dotted_path, const std::string& value,
                         const std::string& origin) const;
+  // The same with a whole value (a scalar, list or mapping, copied with its places and
+  // origins): a point's tree is its scenario's with each axis value put at the axis's path.
+  ConfigNode with_node(const std::string& dotted_path, const ConfigNode& value) const;
+  // This mapping without `key` (a copy rooted here).
+  ConfigNode without(std::string_view key) const;
+  // This mapping's keys over `base`'s (maps merged key by key, as `from:` merges): a replica's
+  // own batching keys over the scenario's. A copy rooted here.
+  ConfigNode merged_over(const ConfigNode& base) const;
+  // A scalar `text` at this value's place, with its origin: a range's values stand for the
+  // range (reading one reads the range).
+  ConfigNode scalar_copy(const std::string& text) const;
+  // The value as one line of flow YAML ("[{system: a.yaml}]"), for parameter columns.
+  std::string to_flow() const;
   // The resolved tree (inheritance applied) as block YAML, indented by `indent` spaces.
   std::string to_yaml(int indent = 0) const;
 
  private:
   ConfigNode(std::shared_ptr<const ConfigValue> root, const ConfigValue* value, std::string path);
   std::string child_path(std::string_view key) const;
+  ConfigNode replaced(const std::string& dotted_path, ConfigValue value, const std::string& origin) const;
 
   std::shared_ptr<const ConfigValue> root_;  // keeps the tree alive
   const ConfigValue* value_ = nullptr;

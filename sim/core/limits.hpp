@@ -52,6 +52,8 @@ inline constexpr Limit kPrecisionBits{"precision_bits", 24, "bits",
                                       "a converter's bits, a core's or a product's precision"};
 inline constexpr Limit kPlacementEvaluations{"placement_evaluations", 100000, "placements",
                                              "placements one joint search expands and schedules"};
+inline constexpr Limit kCostGridBits{"cost_grid_bits", 24, "bits",
+                                     "significant bits of the composed serving cost's grids (a double has 53; 24 keeps a grid point within 6e-8 of the value)"};
 inline constexpr Limit kTasks{"tasks", 10000000, "tasks", "tasks of one placed, expanded graph"};
 inline constexpr Limit kRequests{"requests", 10000000, "requests",
                                  "requests of one serving point, generated or in a trace"};

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 
 #include "sim/core/error.hpp"
@@ -101,6 +102,10 @@ double parse_number(const Param& p, const std::string& s) {
     case ParamKind::integer: {
       const int64_t v = parse_integer(s);
       if (v < 0) throw Error("must not be negative, got " + s);
+      if (p.limit && v > p.limit->value) {
+        throw Error("must be an integer from 0 to " + std::to_string(p.limit->value) + " (" +
+                    std::string(p.limit->name) + "), got " + s);
+      }
       return static_cast<double>(v);
     }
     default:
@@ -164,6 +169,11 @@ Param Param::count(std::string key, const Limit& limit) {
 Param Param::integer(std::string key) {
   return make(std::move(key), ParamKind::integer);
 }
+Param Param::integer(std::string key, const Limit& limit) {
+  Param p = make(std::move(key), ParamKind::integer);
+  p.limit = &limit;
+  return p;
+}
 Param Param::real(std::string key) {
   Param p = make(std::move(key), ParamKind::real);
   p.sign = Sign::any;
@@ -226,6 +236,10 @@ Param&& Param::doc(std::string text) && {
   help = std::move(text);
   return std::move(*this);
 }
+Param&& Param::read_when(std::string condition) && {
+  when = std::move(condition);
+  return std::move(*this);
+}
 
 std::string Param::type_text() const {
   switch (kind) {
@@ -239,7 +253,7 @@ std::string Param::type_text() const {
     case ParamKind::count:
       return "integer 1.." + std::to_string(limit->value);
     case ParamKind::integer:
-      return "integer >= 0";
+      return limit ? "integer 0.." + std::to_string(limit->value) : "integer >= 0";
     case ParamKind::real:
       return sign == Sign::positive       ? "number > 0"
              : sign == Sign::non_negative ? "number >= 0"
@@ -399,6 +413,20 @@ std::optional<std::string> Params::text_if(std::string_view key) const {
   return parse_at(n, p, [](const std::string& s) { return s; });
 }
 
+std::string Params::path(std::string_view key) const {
+  if (auto v = path_if(key)) return *v;
+  throw std::logic_error("key '" + std::string(key) + "' has no default: read it with path_if");
+}
+
+std::optional<std::string> Params::path_if(std::string_view key) const {
+  const std::optional<std::string> text = text_if(key);
+  if (!text) return std::nullopt;
+  const std::filesystem::path p(*text);
+  if (p.is_absolute()) return text;
+  const std::optional<ConfigNode> n = node_.find(key);
+  return (std::filesystem::path(n ? n->base_dir() : node_.base_dir()) / p).lexically_normal().string();
+}
+
 std::string Params::choice(std::string_view key) const {
   return text(key);
 }
@@ -465,26 +493,56 @@ void Params::mark(std::string_view key) const {
   if (auto n = node_.find(key)) usage_->mark(*n);
 }
 
+namespace {
+// Keys below a value that was read through a table other than the one at hand (a policy's own
+// keys): each must have been read.
+void check_read_within(const ConfigNode& value, const ConfigUsage& usage, const std::string& key_path,
+                       const ReaderText& reader) {
+  if (value.is_list()) {
+    for (size_t i = 0; i < value.size(); ++i) check_read_within(value[i], usage, key_path, reader);
+    return;
+  }
+  for (const std::string& key : value.keys()) {
+    const ConfigNode child = value.at(key);
+    if (!usage.was_read(child)) {
+      child.fail("key '" + key + "' is set but not read by " + reader(key_path + "." + key) +
+                 "; remove it (a figure nothing reads would be taken for one that counts)");
+    }
+    check_read_within(child, usage, key_path + "." + key, reader);
+  }
+}
+}  // namespace
+
 void check_all_read(const ConfigNode& node, const ParamTable& table, const ConfigUsage& usage,
                     const std::string& reader) {
+  check_all_read(node, table, usage, [&](const std::string&) { return reader; });
+}
+
+void check_all_read(const ConfigNode& node, const ParamTable& table, const ConfigUsage& usage,
+                    const ReaderText& reader, const std::string& prefix) {
   for (const std::string& key : node.keys()) {
     const Param* p = table.find(key);
     const ConfigNode value = node.at(key);
+    const std::string key_path = prefix.empty() ? key : prefix + "." + key;
     if (p && p->kind == ParamKind::meta) continue;
-    if (!p || !usage.was_read(value)) {
-      value.fail("key '" + key + "' is set but not read by " + reader +
+    if (!usage.was_read(value)) {
+      value.fail("key '" + key + "' is set but not read by " + reader(key_path) +
                  "; remove it (a figure nothing reads would be taken for one that counts)");
     }
-    if (p->kind == ParamKind::table) check_all_read(value, *p->nested, usage, reader);
+    if (!p) {  // read through another table (a policy chosen in this mapping owns the key)
+      check_read_within(value, usage, key_path, reader);
+      continue;
+    }
+    if (p->kind == ParamKind::table) check_all_read(value, *p->nested, usage, reader, key_path);
     if (p->kind == ParamKind::named && p->nested) {
       for (const std::string& name : value.keys()) {
         const ConfigNode entry = value.at(name);
-        if (!usage.was_read(entry)) entry.fail("'" + name + "' is set but not read by " + reader);
-        check_all_read(entry, *p->nested, usage, reader);
+        if (!usage.was_read(entry)) entry.fail("'" + name + "' is set but not read by " + reader(key_path + "." + name));
+        check_all_read(entry, *p->nested, usage, reader, key_path + "." + name);
       }
     }
     if (p->kind == ParamKind::tables && value.is_list()) {
-      for (size_t i = 0; i < value.size(); ++i) check_all_read(value[i], *p->nested, usage, reader);
+      for (size_t i = 0; i < value.size(); ++i) check_all_read(value[i], *p->nested, usage, reader, key_path);
     }
   }
 }

@@ -12,6 +12,7 @@
 //   - documentation: `table_markdown` renders docs/CONFIG.md and `hw show` prints the keys.
 // A `meta` param (name, description, provenance of a fit) is informational: never "unread".
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,15 +55,19 @@ struct Param {
   std::string help;          // the one-line doc
   Dimension dimension = Dimension::duration;  // quantity
   Sign sign = Sign::non_negative;             // quantity, real
-  const Limit* limit = nullptr;               // count
+  const Limit* limit = nullptr;               // count; integer (when bounded)
   std::vector<std::string> choices;           // choice
   const ParamTable* nested = nullptr;         // table, tables, named
+  // When a reader reads the key only in some cases ("a TVM graph file for model"): said when
+  // the key is set but nothing read it. Whether it was read is ConfigUsage's to decide.
+  std::string when;
 
   // Declarations, one line each: Param::quantity("clock", Dimension::frequency).positive()
   //   .required().doc("core clock").
   static Param quantity(std::string key, Dimension d);
   static Param count(std::string key, const Limit& limit);
   static Param integer(std::string key);
+  static Param integer(std::string key, const Limit& limit);  // 0 .. limit.value
   static Param real(std::string key);
   static Param fraction(std::string key);
   static Param boolean(std::string key);
@@ -79,6 +84,7 @@ struct Param {
   Param&& required() &&;
   Param&& fallback(std::string default_text) &&;  // the default, parsed as a value would be
   Param&& doc(std::string text) &&;
+  Param&& read_when(std::string condition) &&;
 
   std::string type_text() const;      // "frequency (Hz)", "count (1..65536)", "table cpu.fit"
   std::string default_label() const;  // "required", "20 GB/s", "none"
@@ -128,6 +134,10 @@ class Params {
   bool boolean(std::string_view key) const;
   std::string text(std::string_view key) const;
   std::optional<std::string> text_if(std::string_view key) const;
+  // A text value naming a file, resolved against the directory of the file it was written in
+  // (ConfigNode::base_dir; the table's default against this mapping's).
+  std::string path(std::string_view key) const;
+  std::optional<std::string> path_if(std::string_view key) const;
   std::string choice(std::string_view key) const;
   std::optional<Params> table_if(std::string_view key) const;
   // Entries of a `named` param in file order (an absent key: none).
@@ -152,8 +162,15 @@ class Params {
 
 // Every key of `node` that is set but was not read, as an Error at its file and line:
 // "key 'l2' is set but not read by <reader>". Nested tables are walked.
+// A key that is absent from `table` but was read (through the table of a policy that the
+// mapping chooses) passes, and so must every key below it.
 void check_all_read(const ConfigNode& node, const ParamTable& table, const ConfigUsage& usage,
                     const std::string& reader);
+// The same with the reader named per key: `reader("batching.timeout")` says who would read it
+// ("this scenario (no point has stage: serve)").
+using ReaderText = std::function<std::string(const std::string& key_path)>;
+void check_all_read(const ConfigNode& node, const ParamTable& table, const ConfigUsage& usage,
+                    const ReaderText& reader, const std::string& prefix = "");
 
 // Checks `value`, a scalar that stands for a value of `p` outside the mapping Params reads (an
 // item of a sweep axis's list), as Params checks a value of `p`; errors at the value's place.

@@ -43,8 +43,12 @@ namespace lightcode::joint {
 // Placements enumerated when there are at most this many (the `exact` answers).
 inline constexpr int64_t kExhaustiveLimit = 4096;
 
+// The joint search's default budget: placements expanded, scheduled and charged, at most
+// (seeds first). The one home of scenario key `placement_evaluations`'s default.
+inline constexpr int kDefaultEvaluations = 64;
+
 struct JointOptions {
-  int evaluations = 64;  // placements expanded, scheduled and charged, at most (seeds first)
+  int evaluations = kDefaultEvaluations;
   // Ops that run on a given unit type in every placement tried (a split product's halves,
   // split_search.hpp): each is put on its first single-op candidate there (opt::force_unit).
   std::vector<std::pair<ir::NodeId, hw::UnitType>> pinned;

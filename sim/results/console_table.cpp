@@ -186,7 +186,13 @@ std::string refusal_note(const PointSummary& p) {
 
 }  // namespace
 
-std::string format_seed_table(const std::vector<PointSummary>& points) {
+std::string format_seed_table(const std::vector<PointSummary>& all) {
+  // Points of one placed graph or more (not serving points: format_serve_table).
+  std::vector<PointSummary> points;
+  for (const PointSummary& p : all) {
+    if (p.parts & kGraphFigures) points.push_back(p);
+  }
+  if (points.empty()) return "";
   // The original's headings, "posiable" included, so scripts that parsed its output keep
   // working; after the first two, the objective and every swept parameter the first two do
   // not show, so that the rows of a sweep over them can be told apart.
@@ -199,7 +205,7 @@ std::string format_seed_table(const std::vector<PointSummary>& points) {
   }
   // Generation's own figures follow when a point generates (stage generate), "-" elsewhere.
   bool generation = false;
-  for (const PointSummary& p : points) generation = generation || p.new_tokens > 0;
+  for (const PointSummary& p : points) generation = generation || (p.parts & kGenerationFigures) != 0;
   std::vector<Align> align{Align::left, Align::right, Align::left};
   align.insert(align.end(), swept.size(), Align::right);
   align.insert(align.end(), generation ? 8 : 5, Align::right);
@@ -222,8 +228,8 @@ std::string format_seed_table(const std::vector<PointSummary>& points) {
       }
       row.push_back(value);
     }
-    if (p.status != "ok") {
-      row.push_back(p.error.empty() ? p.status : p.status + ": " + one_line(p.error));
+    if (p.status != Status::ok) {
+      row.push_back(std::string(status_name(p.status)) + (p.error.empty() ? "" : ": " + one_line(p.error)));
       table.add(row, true);
       continue;
     }
@@ -232,7 +238,7 @@ std::string format_seed_table(const std::vector<PointSummary>& points) {
       row.push_back(std::move(cell));
     }
     if (generation) {
-      const bool generates = p.new_tokens > 0;
+      const bool generates = (p.parts & kGenerationFigures) != 0;
       row.push_back(generates ? fixed(p.ttft_s, 6) : "-");
       row.push_back(generates ? fixed(p.tpot_s, 6) : "-");
       row.push_back(generates ? fixed(p.energy_per_token_pj, 1) : "-");
@@ -241,7 +247,7 @@ std::string format_seed_table(const std::vector<PointSummary>& points) {
   }
   std::string notes;
   for (const PointSummary& p : points) {
-    if (p.status == "ok" && p.photonic_refused_precision != 0) notes += "note: " + p.id + ": " + refusal_note(p);
+    if (p.status == Status::ok && p.photonic_refused_precision != 0) notes += "note: " + p.id + ": " + refusal_note(p);
   }
   return table.str() + notes;
 }
@@ -250,17 +256,18 @@ std::string format_serve_table(const std::vector<PointSummary>& points) {
   std::vector<const PointSummary*> served;
   std::vector<std::string> swept;
   for (const PointSummary& p : points) {
-    if (p.stage != "serve") continue;
+    if (!(p.parts & kServingFigures)) continue;
     served.push_back(&p);
     for (const auto& parameter : p.parameters) {
-      if (parameter.first != "dispatch") add_unique(swept, parameter.first);
+      // The dispatch column shows the policy, however it was swept.
+      if (parameter.first != "dispatch" && parameter.first != "dispatch.policy") add_unique(swept, parameter.first);
     }
   }
   if (served.empty()) return "";
-  std::vector<Align> align{Align::left, Align::left};
+  std::vector<Align> align{Align::left, Align::left, Align::left};
   align.insert(align.end(), swept.size() + 11, Align::right);
   TextTable table(align);
-  std::vector<std::string> heading{"point", "dispatch"};
+  std::vector<std::string> heading{"point", "system", "dispatch"};
   heading.insert(heading.end(), swept.begin(), swept.end());
   for (const char* h : {"requests", "TTFT_p50[s]", "TTFT_p99[s]", "TPOT_p50[s]", "TPOT_p99[s]", "latency_p99[s]",
                         "throughput[tok/s]", "goodput[req/s]", "energy_per_token[pj]", "preemptions", "run[s]"}) {
@@ -268,7 +275,7 @@ std::string format_serve_table(const std::vector<PointSummary>& points) {
   }
   table.add(heading);
   for (const PointSummary* p : served) {
-    std::vector<std::string> row{p->id, p->dispatch.empty() ? "-" : p->dispatch};
+    std::vector<std::string> row{p->id, p->system.empty() ? "-" : p->system, p->dispatch.empty() ? "-" : p->dispatch};
     for (const std::string& name : swept) {
       std::string value = "-";
       for (const auto& [key, text] : p->parameters) {
@@ -276,8 +283,8 @@ std::string format_serve_table(const std::vector<PointSummary>& points) {
       }
       row.push_back(value);
     }
-    if (p->status != "ok") {
-      row.push_back(p->error.empty() ? p->status : p->status + ": " + one_line(p->error));
+    if (p->status != Status::ok) {
+      row.push_back(std::string(status_name(p->status)) + (p->error.empty() ? "" : ": " + one_line(p->error)));
       table.add(row, true);
       continue;
     }
@@ -289,17 +296,18 @@ std::string format_serve_table(const std::vector<PointSummary>& points) {
     }
     table.add(row);
   }
-  return "serving (" + served.front()->system + "):\n" + table.str();
+  return "serving:\n" + table.str();
 }
 
 std::string format_point_details(const PointResult& point) {
   const PointSummary& s = point.summary;
   std::ostringstream out;
-  out << "point " << s.id << " (" << s.status << ")";
+  out << "point " << s.id << " (" << status_name(s.status) << ")";
   if (!s.error.empty()) out << ": " << one_line(s.error);
   out << "\n";
-  out << "  model " << s.model << ", stage " << s.stage << ", sequence " << s.sequence_length
-      << " tok, system " << s.system << "\n";
+  out << "  model " << s.model << ", stage " << s.stage;
+  if (s.parts & kGraphFigures) out << ", sequence " << s.sequence_length << " tok";
+  out << ", system " << s.system << "\n";
   out << "  objective " << s.objective << ", profile " << s.profile << ", fidelity " << s.fidelity
       << "\n";
   if (!s.parameters.empty()) {
@@ -307,17 +315,27 @@ std::string format_point_details(const PointResult& point) {
     for (const auto& [name, value] : s.parameters) out << " " << name << "=" << value;
     out << "\n";
   }
-  if (s.status != "ok") return out.str();
+  if (s.status != Status::ok) return out.str();
   out << "  makespan " << format_seconds(s.makespan, 9) << " s (" << s.makespan.count_ps()
       << " ps)";
   if (s.analytical_makespan != Time::zero() && s.analytical_makespan != s.makespan) {
     out << ", analytical " << format_seconds(s.analytical_makespan, 9) << " s";
   }
   out << ", energy " << fixed(s.energy_pj, 1) << " pJ\n";
-  if (s.new_tokens > 0) {
+  if (s.parts & kServingFigures) {
+    out << "  serving: " << s.requests << " requests on " << s.replicas << " replicas (dispatch " << s.dispatch
+        << "), " << s.iterations << " iterations, " << s.output_tokens << " output tokens, energy per output token "
+        << fixed(s.energy_per_token_pj, 1) << " pJ\n";
+  }
+  if (s.parts & kGenerationFigures) {
     out << "  generation: " << s.new_tokens << " tokens, time to first token " << fixed(s.ttft_s, 9)
         << " s, time per output token " << fixed(s.tpot_s, 9) << " s, energy per token "
         << fixed(s.energy_per_token_pj, 1) << " pJ\n";
+  }
+  if (!(s.parts & kGraphFigures)) {
+    if (!point.energy.empty()) out << "\n" << energy_table(point.energy);
+    if (!point.units.empty()) out << "\n" << unit_table(point.units);
+    return out.str();
   }
   out << "  nodes " << s.nodes << ", photonic " << s.photonic_selected << " of "
       << s.photonic_possible << " possible\n";

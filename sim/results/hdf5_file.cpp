@@ -6,7 +6,10 @@
 #include <cstdlib>
 #include <iterator>
 #include <ctime>
+#include <optional>
 #include <set>
+#include <stdexcept>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -20,9 +23,10 @@ namespace {
 
 // A table column is a struct member. On disk a Time is int64 picoseconds (its column names
 // end in _ps); every other member type is its own kind.
+// A point's Status is its name ("ok", "failed").
 template <class Row>
-using Member = std::variant<std::string Row::*, int32_t Row::*, int64_t Row::*, double Row::*, Time Row::*>;
-constexpr h5::Kind kMemberKind[] = {h5::Kind::str, h5::Kind::i32, h5::Kind::i64, h5::Kind::f64, h5::Kind::i64};
+using Member = std::variant<std::string Row::*, int32_t Row::*, int64_t Row::*, double Row::*, Time Row::*, Status Row::*>;
+constexpr h5::Kind kMemberKind[] = {h5::Kind::str, h5::Kind::i32, h5::Kind::i64, h5::Kind::f64, h5::Kind::i64, h5::Kind::str};
 static_assert(std::size(kMemberKind) == std::variant_size_v<Member<PointSummary>>, "a kind per member type");
 
 template <class Value>
@@ -30,6 +34,10 @@ void store_cell(unsigned char* at, const h5::FieldSpec& spec, const Value& value
   h5::store(at, spec, value);
 }
 void store_cell(unsigned char* at, const h5::FieldSpec& spec, Time value) { h5::store(at, spec, value.count_ps()); }
+void store_cell(unsigned char* at, const h5::FieldSpec& spec, Status value) {
+  static const std::string kOk = status_name(Status::ok), kFailed = status_name(Status::failed);
+  h5::store(at, spec, value == Status::ok ? kOk : kFailed);  // static: a variable-length cell points at it
+}
 template <class Value>
 void load_cell(const unsigned char* at, const h5::FieldSpec& spec, Value& value) {
   h5::load(at, spec, value);
@@ -39,13 +47,66 @@ void load_cell(const unsigned char* at, const h5::FieldSpec& spec, Time& value) 
   h5::load(at, spec, ps);
   value = Time::ps(ps);
 }
+void load_cell(const unsigned char* at, const h5::FieldSpec& spec, Status& value) {
+  std::string text;
+  h5::load(at, spec, text);
+  value = parse_status(text);
+}
+
+// Summary figures of a part (SummaryPart) that a point's stage does not report are NaN on disk
+// (format 6 on): their numeric columns are float64 whatever the member's type, strings empty.
+uint32_t parts_of(const PointSummary& s) { return s.parts; }
+template <class Row>
+uint32_t parts_of(const Row&) {
+  return ~0u;
+}
+void set_part(PointSummary& s, uint32_t part, bool applies) { s.parts = applies ? s.parts | part : s.parts & ~part; }
+template <class Row>
+void set_part(Row&, uint32_t, bool) {}
+
+// A part's cell: in its member's own type when every row of the table reports the part, else
+// float64 with NaN where a row does not (as parameter columns: parameter_value.hpp).
+template <class Value>
+void store_part(unsigned char* at, const h5::FieldSpec& spec, const Value& value, bool applies) {
+  if constexpr (std::is_same_v<Value, std::string>) {
+    static const std::string kEmpty;
+    h5::store(at, spec, applies ? value : kEmpty);
+  } else if constexpr (std::is_same_v<Value, Time> || std::is_same_v<Value, Status>) {
+    throw std::logic_error("a time or status in a summary part");
+  } else if (spec.kind == h5::Kind::f64) {
+    h5::store(at, spec, applies ? static_cast<double>(value) : std::nan(""));
+  } else {
+    h5::store(at, spec, value);
+  }
+}
+// Loads a part's cell: whether the point's stage reports the part (a number: NaN or not), or
+// nothing (a string says nothing).
+template <class Value>
+std::optional<bool> load_part(const unsigned char* at, const h5::FieldSpec& spec, Value& value) {
+  if constexpr (std::is_same_v<Value, std::string>) {
+    h5::load(at, spec, value);
+    return std::nullopt;
+  } else if constexpr (std::is_same_v<Value, Time> || std::is_same_v<Value, Status>) {
+    throw std::logic_error("a time or status in a summary part");
+  } else {
+    double d = 0.0;
+    h5::load(at, spec, d);
+    if (std::isnan(d)) return false;
+    value = static_cast<Value>(d);
+    return true;
+  }
+}
 
 template <class Row>
 struct Field {
   const char* name;
   Member<Row> member;
   int64_t since = 1;  // the format version that added it: older files lack it (left default)
+  uint32_t part = 0;  // the SummaryPart it belongs to; 0: every point reports it
 };
+
+// The format version from which a summary part's numbers are float64 columns (NaN: n/a).
+constexpr int64_t kPartsSince = 6;
 
 template <class Row>
 using Fields = std::vector<Field<Row>>;
@@ -58,7 +119,7 @@ const Fields<PointSummary>& summary_fields() {
       {"error", &S::error},
       {"model", &S::model},
       {"stage", &S::stage},
-      {"sequence_length", &S::sequence_length},
+      {"sequence_length", &S::sequence_length, 1, kGraphFigures},
       {"system", &S::system},
       {"objective", &S::objective},
       {"profile", &S::profile},
@@ -68,41 +129,41 @@ const Fields<PointSummary>& summary_fields() {
       {"analytical_makespan_ps", &S::analytical_makespan},
       {"makespan_s", &S::makespan_s},
       {"energy_pj", &S::energy_pj},
-      {"nodes", &S::nodes},
-      {"photonic_selected", &S::photonic_selected},
-      {"photonic_possible", &S::photonic_possible},
-      {"precision_bits", &S::precision_bits, 4},
-      {"photonic_refused_precision", &S::photonic_refused_precision, 4},
-      {"lower_bound", &S::lower_bound, 4},
-      {"gap", &S::gap, 4},
-      {"placement_evaluations", &S::placement_evaluations, 4},
-      {"split", &S::split, 4},
-      {"subgraphs", &S::subgraphs},
-      {"subgraphs_solved", &S::subgraphs_solved},
-      {"subgraphs_reused", &S::subgraphs_reused},
-      {"new_tokens", &S::new_tokens},
-      {"ttft_s", &S::ttft_s},
-      {"tpot_s", &S::tpot_s},
-      {"energy_per_token_pj", &S::energy_per_token_pj},
-      {"requests", &S::requests, 5},
-      {"replicas", &S::replicas, 5},
-      {"dispatch", &S::dispatch, 5},
-      {"arrival_rate_per_s", &S::arrival_rate_per_s, 5},
-      {"iterations", &S::iterations, 5},
-      {"iteration_graphs", &S::iteration_graphs, 5},
-      {"output_tokens", &S::output_tokens, 5},
-      {"ttft_p50_s", &S::ttft_p50_s, 5},
-      {"ttft_p90_s", &S::ttft_p90_s, 5},
-      {"ttft_p99_s", &S::ttft_p99_s, 5},
-      {"tpot_p50_s", &S::tpot_p50_s, 5},
-      {"tpot_p90_s", &S::tpot_p90_s, 5},
-      {"tpot_p99_s", &S::tpot_p99_s, 5},
-      {"latency_p50_s", &S::latency_p50_s, 5},
-      {"latency_p90_s", &S::latency_p90_s, 5},
-      {"latency_p99_s", &S::latency_p99_s, 5},
-      {"throughput_tokens_per_s", &S::throughput_tokens_per_s, 5},
-      {"goodput_requests_per_s", &S::goodput_requests_per_s, 5},
-      {"preemptions", &S::preemptions, 5},
+      {"nodes", &S::nodes, 1, kGraphFigures},
+      {"photonic_selected", &S::photonic_selected, 1, kGraphFigures},
+      {"photonic_possible", &S::photonic_possible, 1, kGraphFigures},
+      {"precision_bits", &S::precision_bits, 4, kGraphFigures},
+      {"photonic_refused_precision", &S::photonic_refused_precision, 4, kGraphFigures},
+      {"lower_bound", &S::lower_bound, 4, kGraphFigures},
+      {"gap", &S::gap, 4, kGraphFigures},
+      {"placement_evaluations", &S::placement_evaluations, 4, kGraphFigures},
+      {"split", &S::split, 4, kGraphFigures},
+      {"subgraphs", &S::subgraphs, 1, kGraphFigures},
+      {"subgraphs_solved", &S::subgraphs_solved, 1, kGraphFigures},
+      {"subgraphs_reused", &S::subgraphs_reused, 1, kGraphFigures},
+      {"new_tokens", &S::new_tokens, 1, kGenerationFigures},
+      {"ttft_s", &S::ttft_s, 1, kGenerationFigures},
+      {"tpot_s", &S::tpot_s, 1, kGenerationFigures},
+      {"energy_per_token_pj", &S::energy_per_token_pj, 1, kPerTokenEnergy},
+      {"requests", &S::requests, 5, kServingFigures},
+      {"replicas", &S::replicas, 5, kServingFigures},
+      {"dispatch", &S::dispatch, 5, kServingFigures},
+      {"arrival_rate_per_s", &S::arrival_rate_per_s, 5, kServingFigures},
+      {"iterations", &S::iterations, 5, kServingFigures},
+      {"iteration_graphs", &S::iteration_graphs, 5, kServingFigures},
+      {"output_tokens", &S::output_tokens, 5, kServingFigures},
+      {"ttft_p50_s", &S::ttft_p50_s, 5, kServingFigures},
+      {"ttft_p90_s", &S::ttft_p90_s, 5, kServingFigures},
+      {"ttft_p99_s", &S::ttft_p99_s, 5, kServingFigures},
+      {"tpot_p50_s", &S::tpot_p50_s, 5, kServingFigures},
+      {"tpot_p90_s", &S::tpot_p90_s, 5, kServingFigures},
+      {"tpot_p99_s", &S::tpot_p99_s, 5, kServingFigures},
+      {"latency_p50_s", &S::latency_p50_s, 5, kServingFigures},
+      {"latency_p90_s", &S::latency_p90_s, 5, kServingFigures},
+      {"latency_p99_s", &S::latency_p99_s, 5, kServingFigures},
+      {"throughput_tokens_per_s", &S::throughput_tokens_per_s, 5, kServingFigures},
+      {"goodput_requests_per_s", &S::goodput_requests_per_s, 5, kServingFigures},
+      {"preemptions", &S::preemptions, 5, kServingFigures},
   };
   return fields;
 }
@@ -195,11 +256,32 @@ const Fields<ServeSample>& serve_series_fields() {
 
 constexpr const char* kParameterPrefix = "param.";
 
+// The kind a field is read as from a file of `version`: a summary part's numbers as float64
+// from kPartsSince on (NaN: the point's stage does not report it; HDF5 converts an integer
+// column); else the member's own.
 template <class Row>
-std::vector<h5::FieldSpec> specs(const Fields<Row>& fields) {
+h5::Kind read_kind(const Field<Row>& field, int64_t version) {
+  const h5::Kind kind = kMemberKind[field.member.index()];
+  return field.part && version >= kPartsSince && kind != h5::Kind::str ? h5::Kind::f64 : kind;
+}
+
+template <class Row>
+std::vector<h5::FieldSpec> specs(const Fields<Row>& fields, int64_t version = kResultsFormatVersion) {
   std::vector<h5::FieldSpec> out;
-  for (const Field<Row>& field : fields) {
-    out.push_back({field.name, kMemberKind[field.member.index()]});
+  for (const Field<Row>& field : fields) out.push_back({field.name, read_kind(field, version)});
+  return out;
+}
+
+// The summary's columns for `rows`: a part's numbers keep their type when every row reports
+// the part, else float64 (NaN where a row does not).
+std::vector<h5::FieldSpec> summary_write_specs(const std::vector<const PointSummary*>& rows) {
+  std::vector<h5::FieldSpec> out;
+  for (const Field<PointSummary>& field : summary_fields()) {
+    h5::Kind kind = kMemberKind[field.member.index()];
+    bool everywhere = true;
+    for (const PointSummary* r : rows) everywhere = everywhere && (r->parts & field.part) == field.part;
+    if (field.part && kind != h5::Kind::str && !everywhere) kind = h5::Kind::f64;
+    out.push_back({field.name, kind});
   }
   return out;
 }
@@ -210,7 +292,16 @@ void encode(const Fields<Row>& fields, const h5::Layout& layout, const Row& row,
   for (size_t f = 0; f < fields.size(); ++f) {
     unsigned char* at = dst + layout.offset(f);
     const h5::FieldSpec& spec = layout.fields()[f];
-    std::visit([&](auto member) { store_cell(at, spec, row.*member); }, fields[f].member);
+    const uint32_t part = fields[f].part;
+    std::visit(
+        [&](auto member) {
+          if (part) {
+            store_part(at, spec, row.*member, (parts_of(row) & part) != 0);
+          } else {
+            store_cell(at, spec, row.*member);
+          }
+        },
+        fields[f].member);
   }
 }
 
@@ -244,13 +335,24 @@ std::vector<Row> read_rows(hid_t parent, const char* name, const Fields<Row>& al
   for (const Field<Row>& f : all) {
     if (f.since <= version) fields.push_back(f);
   }
-  const std::unique_ptr<h5::TableData> data = h5::read_table(parent, name, specs(fields));
+  const std::unique_ptr<h5::TableData> data = h5::read_table(parent, name, specs(fields, version));
   std::vector<Row> rows(data->rows());
   for (size_t r = 0; r < rows.size(); ++r) {
     for (size_t f = 0; f < fields.size(); ++f) {
       const unsigned char* at = data->cell(r, f);
       const h5::FieldSpec& spec = data->field(f);
-      std::visit([&](auto member) { load_cell(at, spec, rows[r].*member); }, fields[f].member);
+      const uint32_t part = version >= kPartsSince ? fields[f].part : 0;
+      std::visit(
+          [&](auto member) {
+            if (!part) {
+              load_cell(at, spec, rows[r].*member);
+            } else {
+              if (const std::optional<bool> applies = load_part(at, spec, rows[r].*member)) {
+                set_part(rows[r], part, *applies);
+              }
+            }
+          },
+          fields[f].member);
     }
   }
   return rows;
@@ -293,11 +395,12 @@ struct SummaryTable {
   std::vector<ParameterColumn> parameters;  // first seen first
   h5::Layout layout;
 
-  explicit SummaryTable(std::vector<ParameterColumn> columns)
-      : parameters(std::move(columns)), layout(summary_specs(parameters)) {}
+  SummaryTable(std::vector<ParameterColumn> columns, const std::vector<const PointSummary*>& rows)
+      : parameters(std::move(columns)), layout(summary_specs(parameters, rows)) {}
 
-  static std::vector<h5::FieldSpec> summary_specs(const std::vector<ParameterColumn>& columns) {
-    std::vector<h5::FieldSpec> out = specs(summary_fields());
+  static std::vector<h5::FieldSpec> summary_specs(const std::vector<ParameterColumn>& columns,
+                                                  const std::vector<const PointSummary*>& rows) {
+    std::vector<h5::FieldSpec> out = summary_write_specs(rows);
     for (const ParameterColumn& c : columns) out.push_back({kParameterPrefix + c.name, c.kind});
     return out;
   }
@@ -360,7 +463,7 @@ void write_point(hid_t points, const PointResult& point) {
   h5::Id plist = h5::group_create_plist();
   h5::Id group(H5Gcreate2(points, s.id.c_str(), H5P_DEFAULT, plist.get(), H5P_DEFAULT),
                H5Gclose, "create group for point '" + s.id + "'");
-  h5::write_string_attribute(group.get(), "status", s.status);
+  h5::write_string_attribute(group.get(), "status", status_name(s.status));
   h5::write_string_attribute(group.get(), "error", s.error);
   for (const auto& [name, value] : s.parameters) {
     switch (parameter_kind(value)) {
@@ -372,13 +475,13 @@ void write_point(hid_t points, const PointResult& point) {
   // The point's own summary row types its parameters by its own values.
   ResultsFile alone;
   alone.points.push_back(PointResult{s, {}, {}, {}, {}, {}, {}, {}});
-  SummaryTable(parameter_columns(check_and_collect_parameters(alone), alone)).write(group.get(), {&s});
+  SummaryTable(parameter_columns(check_and_collect_parameters(alone), alone), {&s}).write(group.get(), {&s});
   write_rows(group.get(), "tasks", task_fields(), point.tasks);
   write_rows(group.get(), "units", unit_fields(), point.units);
   write_rows(group.get(), "energy_breakdown", energy_fields(), point.energy);
   write_rows(group.get(), "memory_profile", memory_fields(), point.memory_profile);
   if (!point.pareto.empty()) write_rows(group.get(), "pareto", pareto_fields(), point.pareto);
-  if (s.stage == "serve") {
+  if (s.parts & kServingFigures) {
     write_rows(group.get(), "requests", request_fields(), point.requests);
     write_rows(group.get(), "serve_series", serve_series_fields(), point.serve_series);
   }
@@ -389,7 +492,9 @@ void write_point(hid_t points, const PointResult& point) {
 // the disk is touched only by write_output_file, whose errors (a full disk) are clean, where
 // HDF5 failing to flush a file on disk leaves its library in a state that crashes at exit.
 std::string file_image(const ResultsFile& file, const std::string& created) {
-  const SummaryTable summary(parameter_columns(check_and_collect_parameters(file), file));
+  std::vector<const PointSummary*> rows;
+  for (const PointResult& point : file.points) rows.push_back(&point.summary);
+  const SummaryTable summary(parameter_columns(check_and_collect_parameters(file), file), rows);
   h5::Id fcpl = h5::file_create_plist();
   h5::Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create a file access property list");
   constexpr size_t kGrowBy = size_t{1} << 20;
@@ -402,8 +507,6 @@ std::string file_image(const ResultsFile& file, const std::string& created) {
     h5::write_string_attribute(root, "tool_version", file.tool_version);
     h5::write_string_attribute(root, "scenario", file.scenario_text);
     h5::write_string_attribute(root, "created", created);
-    std::vector<const PointSummary*> rows;
-    for (const PointResult& point : file.points) rows.push_back(&point.summary);
     summary.write(root, rows);
     h5::Id plist = h5::group_create_plist();
     h5::Id points(H5Gcreate2(root, "points", H5P_DEFAULT, plist.get(), H5P_DEFAULT), H5Gclose,
@@ -420,6 +523,14 @@ std::string file_image(const ResultsFile& file, const std::string& created) {
   return image;
 }
 
+// Files before kPartsSince wrote every figure (0 where it did not apply): the parts each stage
+// of those versions reported.
+uint32_t legacy_parts(const std::string& stage) {
+  if (stage == "serve") return kServingFigures | kPerTokenEnergy;
+  if (stage == "generate") return kGraphFigures | kGenerationFigures | kPerTokenEnergy;
+  return kGraphFigures;
+}
+
 PointResult read_point(hid_t points, const std::string& id, int64_t version) {
   const htri_t exists = H5Lexists(points, id.c_str(), H5P_DEFAULT);
   if (exists <= 0) throw Error("missing group '/points/" + id + "'");
@@ -428,6 +539,7 @@ PointResult read_point(hid_t points, const std::string& id, int64_t version) {
   std::vector<PointSummary> summary = read_rows(group.get(), "summary", summary_fields(), version);
   if (summary.size() != 1) throw Error("dataset 'summary' does not have exactly one row");
   point.summary = std::move(summary.front());
+  if (version < kPartsSince) point.summary.parts = legacy_parts(point.summary.stage);
   for (auto& attribute : h5::read_attributes_as_text(group.get())) {
     if (!is_reserved_attribute(attribute.first)) {
       point.summary.parameters.push_back(std::move(attribute));

@@ -36,9 +36,11 @@ namespace lightcode::results {
 // `placement_evaluations`, and a point's optional `pareto` table (makespan_ps, energy_pj,
 // origin); 5: the tasks' `step` (stage generate: 0 = prefill, t = decode step t), stage
 // serve's summary figures (requests .. preemptions) and a serve point's `requests` (one row
-// per request, fields of RequestRow) and `serve_series` (ServeSample) tables. Files of every
-// earlier version are read.
-constexpr int64_t kResultsFormatVersion = 5;
+// per request, fields of RequestRow) and `serve_series` (ServeSample) tables; 6: summary figures
+// of a part its stage does not report (SummaryPart: graph, generation, serving, per-token
+// energy) are NaN, their numeric columns float64 (strings empty). Files of every earlier
+// version are read (their parts follow from the stage).
+constexpr int64_t kResultsFormatVersion = 6;
 
 // Writes `file` to `path` through write_output_file (sim/core/output_file.hpp): built in
 // memory, then written to a temporary beside `path`, synced and renamed over it, the parent

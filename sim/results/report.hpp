@@ -82,10 +82,26 @@ struct ServeSample {
   int64_t running = 0;
 };
 
+// A point ran (ok) or not (failed: `error` says why). Written as "ok" / "failed".
+enum class Status { ok, failed };
+const char* status_name(Status s);
+Status parse_status(const std::string& text);  // lightcode::Error for another text
+
+// Groups of summary figures a point's stage reports (sim/stages: StageInfo::summary_parts);
+// the figures of the other groups do not apply to it: NaN in results files, absent from
+// console tables, 0 in memory.
+enum SummaryPart : uint32_t {
+  kGraphFigures = 1,       // one placed graph or more: sequence_length .. subgraphs_reused
+  kGenerationFigures = 2,  // generation: new_tokens, ttft_s, tpot_s
+  kServingFigures = 4,     // serving: requests .. preemptions
+  kPerTokenEnergy = 8,     // energy_per_token_pj (generation and serving)
+};
+
 struct PointSummary {
   std::string id;            // "p0000" ...
-  std::string status = "ok"; // ok | failed
+  Status status = Status::ok;
   std::string error;         // failure message when status == failed
+  uint32_t parts = kGraphFigures;  // SummaryPart bits that apply
   std::vector<std::pair<std::string, std::string>> parameters;  // sweep axes and values
   std::string model;         // model name or graph path
   std::string stage;         // prefill | decode | generate

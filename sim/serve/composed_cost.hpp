@@ -64,6 +64,10 @@
 namespace lightcode::serve {
 
 // Significant bits of each grid, 0..24 (0: exact).
+// The grids' significant bits a serving point uses unless its scenario says (`cost_grid_bits`:
+// the one home of that key's default).
+inline constexpr int kDefaultGridBits = 3;
+
 struct ComposedCostOptions {
   int sequence_bits = 0;  // the sequence count of D and F
   int context_bits = 0;   // contexts

@@ -1,55 +1,54 @@
 #include "sim/serve/dispatch.hpp"
 
-#include "sim/core/error.hpp"
-#include "sim/core/named_registry.hpp"
-
 namespace lightcode::serve {
 namespace {
 
-size_t round_robin(const Request&, const DispatchState& state, const DispatchSpec&) {
-  return static_cast<size_t>(state.dispatched % state.outstanding_tokens.size());
-}
-
-size_t least_outstanding_tokens(const Request&, const DispatchState& state, const DispatchSpec&) {
-  size_t best = 0;
-  for (size_t i = 1; i < state.outstanding_tokens.size(); ++i) {
-    if (state.outstanding_tokens[i] < state.outstanding_tokens[best]) best = i;
+struct RoundRobin : Dispatcher {
+  size_t choose(const Request&, const DispatchState& state) const override {
+    return static_cast<size_t>(state.dispatched % state.outstanding_tokens.size());
   }
-  return best;
-}
+};
 
-size_t prompt_length(const Request& request, const DispatchState&, const DispatchSpec& spec) {
-  for (const DispatchRange& r : spec.ranges) {
-    if (request.prompt_tokens >= r.from && request.prompt_tokens <= r.to) return r.replica;
+struct LeastOutstandingTokens : Dispatcher {
+  size_t choose(const Request&, const DispatchState& state) const override {
+    size_t best = 0;
+    for (size_t i = 1; i < state.outstanding_tokens.size(); ++i) {
+      if (state.outstanding_tokens[i] < state.outstanding_tokens[best]) best = i;
+    }
+    return best;
   }
-  throw Error("request " + std::to_string(request.id) + ": prompt length " +
-              std::to_string(request.prompt_tokens) + " is in no range of the prompt_length table");
-}
+};
 
 }  // namespace
 
-const std::vector<DispatchPolicy>& dispatch_policies() {
-  static const std::vector<DispatchPolicy> policies = {
-      {"round_robin", "replicas in turn", round_robin},
-      {"least_outstanding_tokens",
-       "the replica with the fewest prompt + output tokens dispatched and not finished",
-       least_outstanding_tokens},
-      {"prompt_length", "a table of prompt-length ranges, each naming a replica", prompt_length},
-  };
-  return policies;
+std::shared_ptr<const Dispatcher> Dispatcher::bind(const DispatchContext&) const { return shared_from_this(); }
+
+const ParamTable& dispatch_table() {
+  static const ParamTable table{
+      "scenario.dispatch",
+      "Which replica each request goes to: `policy` chooses a registered dispatch policy, whose own "
+      "keys sit beside it (`dispatch: round_robin` is short for `dispatch: {policy: round_robin}`).",
+      {
+          Param::text("policy").fallback("round_robin").doc(
+              "a registered dispatch policy (round_robin, least_outstanding_tokens, prompt_length)"),
+      }};
+  return table;
 }
 
-void validate_dispatch(const DispatchSpec& spec, size_t replicas) {
-  named_in(dispatch_policies(), spec.policy, "dispatch policy");
-  for (size_t i = 0; i < spec.ranges.size(); ++i) {
-    const DispatchRange& r = spec.ranges[i];
-    const std::string where = "dispatch range " + std::to_string(i) + ": ";
-    if (r.from > r.to)
-      throw Error(where + "from " + std::to_string(r.from) + " > to " + std::to_string(r.to));
-    if (r.replica >= replicas)
-      throw Error(where + "replica " + std::to_string(r.replica) + " does not exist (" +
-                  std::to_string(replicas) + " replicas)");
-  }
+std::shared_ptr<const Dispatcher> make_round_robin() { return std::make_shared<RoundRobin>(); }
+std::shared_ptr<const Dispatcher> make_least_outstanding_tokens() { return std::make_shared<LeastOutstandingTokens>(); }
+
+DispatchPolicy round_robin_dispatch() {
+  static const ParamTable keys{"dispatch.round_robin", "Round robin: no keys of its own.", {}};
+  return {"round_robin", "replicas in turn", &keys,
+          [](const Params&) { return make_round_robin(); }};
+}
+
+DispatchPolicy least_outstanding_tokens_dispatch() {
+  static const ParamTable keys{"dispatch.least_outstanding_tokens", "Least outstanding tokens: no keys of its own.", {}};
+  return {"least_outstanding_tokens",
+          "the replica with the fewest prompt + output tokens dispatched and not finished", &keys,
+          [](const Params&) { return make_least_outstanding_tokens(); }};
 }
 
 }  // namespace lightcode::serve

@@ -1,31 +1,22 @@
 #pragma once
-// Registered dispatch policies: which replica a request goes to, decided once, at its arrival.
+// Dispatch policies: which replica a request goes to, decided once, at its arrival. Each is
+// registered (register_policies.cpp) with its parameter table and a parse (policy.hpp), chosen
+// by `policy:` in a scenario's `dispatch:` mapping (`dispatch: round_robin` is short for
+// `dispatch: {policy: round_robin}`):
 //   round_robin              — replicas in turn, 0, 1, ..., n-1, 0, ...
 //   least_outstanding_tokens — the replica with the fewest prompt + output tokens of requests
 //                              dispatched to it and not finished (ties: the lowest index)
-//   prompt_length            — the first [from, to] range (inclusive, tokens) of `ranges` that
-//                              holds the prompt length names the replica; a length in no range
-//                              is a lightcode::Error naming the request
-// Looked up by name with named_in.
+//   prompt_length            — a `lightcode crossover` dispatch table (dispatch_prompt_length.hpp)
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "sim/serve/policy.hpp"
 #include "sim/serve/requests.hpp"
 
 namespace lightcode::serve {
-
-struct DispatchRange {
-  int64_t from = 0, to = 0;  // prompt tokens, inclusive
-  size_t replica = 0;
-};
-
-struct DispatchSpec {
-  std::string policy = "round_robin";
-  std::vector<DispatchRange> ranges;  // prompt_length
-};
 
 // What the dispatcher knows of the replicas at an arrival.
 struct DispatchState {
@@ -33,14 +24,39 @@ struct DispatchState {
   uint64_t dispatched = 0;                  // requests dispatched so far
 };
 
-struct DispatchPolicy {
-  std::string_view name;
-  std::string_view description;
-  size_t (*choose)(const Request& request, const DispatchState& state, const DispatchSpec& spec);
+// The serving point a dispatcher is bound to before the run.
+struct DispatchContext {
+  std::string model, profile, objective;   // the point's
+  std::vector<std::string> replica_names;  // each replica's system name, by index
+  const std::vector<Request>* requests = nullptr;
 };
-const std::vector<DispatchPolicy>& dispatch_policies();
 
-// lightcode::Error for an unknown policy, or a range that is empty or names no replica.
-void validate_dispatch(const DispatchSpec& spec, size_t replicas);
+class Dispatcher : public std::enable_shared_from_this<Dispatcher> {
+ public:
+  virtual ~Dispatcher() = default;
+  virtual size_t choose(const Request& request, const DispatchState& state) const = 0;
+  // Reads and checks what the policy needs beyond its keys (a dispatch table) before any
+  // point runs; lightcode::Error naming it.
+  virtual void check_inputs() const {}
+  // The files check_inputs() reads (none by default).
+  virtual std::vector<std::string> input_files() const { return {}; }
+  // The dispatcher to run the point with: one bound to its replicas and requests (this one when
+  // there is nothing to bind). lightcode::Error when it cannot serve them.
+  virtual std::shared_ptr<const Dispatcher> bind(const DispatchContext& context) const;
+  // lightcode::Error when the dispatcher names a replica beyond `replicas`.
+  virtual void validate(size_t replicas) const { (void)replicas; }
+};
+
+using DispatchPolicy = PolicyEntry<Dispatcher>;
+
+// The selector of a `dispatch:` mapping: `policy` (default round_robin).
+const ParamTable& dispatch_table();
+
+// round_robin, least_outstanding_tokens (their classes are private to dispatch.cpp), and
+// dispatchers of each for code that builds a serving run itself.
+DispatchPolicy round_robin_dispatch();
+DispatchPolicy least_outstanding_tokens_dispatch();
+std::shared_ptr<const Dispatcher> make_round_robin();
+std::shared_ptr<const Dispatcher> make_least_outstanding_tokens();
 
 }  // namespace lightcode::serve

@@ -27,6 +27,7 @@
 
 #include "frontend/models/model_config.hpp"
 #include "hw_models/system.hpp"
+#include "sim/joint/joint_placement.hpp"
 #include "sim/opt/objective.hpp"
 #include "sim/sched/policy.hpp"
 #include "sim/serve/iteration_cost.hpp"
@@ -36,7 +37,7 @@ namespace lightcode::serve {
 struct PipelineCostOptions {
   int64_t context_bucket = 0;  // tokens; 0: exact contexts
   bool joint_search = false;   // joint::place_jointly instead of the sum selection (slower)
-  int joint_evaluations = 64;  // the joint search's budget (JointOptions::evaluations)
+  int joint_evaluations = joint::kDefaultEvaluations;  // the joint search's budget
 };
 
 class PipelineIterationCost : public IterationCost {

@@ -7,7 +7,6 @@
 #include "sim/core/error.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/limits.hpp"
-#include "sim/core/named_registry.hpp"
 
 namespace lightcode::serve {
 namespace {
@@ -23,63 +22,6 @@ uint64_t splitmix64(uint64_t& x) {
 
 uint64_t rotl(uint64_t x, int k) {
   return (x << k) | (x >> (64 - k));
-}
-
-// Gamma(shape, 1) by Marsaglia and Tsang (2000); shape < 1 through the boost u^(1/shape).
-double gamma_unit(Rng& rng, double shape) {
-  if (shape < 1.0) return gamma_unit(rng, shape + 1.0) * std::pow(rng.uniform(), 1.0 / shape);
-  const double d = shape - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
-  for (;;) {
-    double x = 0.0, v = 0.0;
-    do {
-      x = rng.normal();
-      v = 1.0 + c * x;
-    } while (v <= 0.0);
-    v = v * v * v;
-    const double u = rng.uniform();
-    if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v;
-  }
-}
-
-double poisson_gap(Rng& rng, const GeneratorSpec& s) {
-  return -std::log(rng.uniform()) / s.rate_per_s;
-}
-
-// Gamma gaps with mean 1 / rate and coefficient of variation cv: shape 1 / cv^2.
-double gamma_gap(Rng& rng, const GeneratorSpec& s) {
-  const double shape = 1.0 / (s.cv * s.cv);
-  return gamma_unit(rng, shape) / (shape * s.rate_per_s);
-}
-
-int64_t fixed_length(Rng&, const LengthSpec& l) {
-  return l.value;
-}
-
-int64_t uniform_length(Rng& rng, const LengthSpec& l) {
-  const auto span = static_cast<uint64_t>(l.max - l.min + 1);
-  return l.min + static_cast<int64_t>(rng.next() % span);  // span << 2^64: the bias is negligible
-}
-
-int64_t lognormal_length(Rng& rng, const LengthSpec& l) {
-  const double v = l.median * std::exp(l.sigma * rng.normal());
-  return std::clamp(static_cast<int64_t>(std::llround(std::min(v, 1e15))), l.min, l.max);
-}
-
-void check_length(const LengthSpec& l, const char* what) {
-  const int64_t most = limits::kSequenceLength.value;
-  auto fail = [&](const std::string& m) { throw Error(std::string(what) + " lengths: " + m); };
-  const LengthDistribution& d =
-      named_in(length_distributions(), l.distribution, "length distribution");
-  if (d.draw == fixed_length && (l.value < 1 || l.value > most))
-    fail("value must be 1.." + std::to_string(most));
-  if (d.draw != fixed_length && (l.min < 1 || l.max < l.min || l.max > most)) {
-    fail("need 1 <= min <= max <= " + std::to_string(most) + ", got " + std::to_string(l.min) +
-         ".." + std::to_string(l.max));
-  }
-  if (d.draw == lognormal_length &&
-      (!(l.median > 0.0) || !(l.sigma >= 0.0) || !std::isfinite(l.median + l.sigma))) {
-    fail("lognormal needs median > 0 and sigma >= 0");
-  }
 }
 
 std::string trim(std::string s) {
@@ -121,58 +63,6 @@ double Rng::uniform() {
 
 double Rng::normal() {
   return std::sqrt(-2.0 * std::log(uniform())) * std::cos(2.0 * kPi * uniform());
-}
-
-const std::vector<ArrivalProcess>& arrival_processes() {
-  static const std::vector<ArrivalProcess> table{
-      {"poisson", "exponential gaps at `rate` per second", poisson_gap},
-      {"gamma",
-       "gamma gaps at `rate` per second with coefficient of variation `cv` (1: Poisson; > 1 "
-       "burstier)",
-       gamma_gap},
-  };
-  return table;
-}
-
-const std::vector<LengthDistribution>& length_distributions() {
-  static const std::vector<LengthDistribution> table{
-      {"fixed", "every request `value` tokens", fixed_length},
-      {"uniform", "uniform on min..max", uniform_length},
-      {"lognormal", "median x exp(sigma x N(0,1)), rounded and clipped to min..max",
-       lognormal_length},
-  };
-  return table;
-}
-
-std::vector<Request> generate_requests(const GeneratorSpec& spec) {
-  const ArrivalProcess& arrival = named_in(arrival_processes(), spec.arrival, "arrival process");
-  if (!(spec.rate_per_s > 0.0) || !std::isfinite(spec.rate_per_s))
-    throw Error("arrival rate must be > 0 per second");
-  if (!(spec.cv > 0.0) || !std::isfinite(spec.cv)) throw Error("arrival cv must be > 0");
-  if (spec.count < 1 || spec.count > limits::kRequests.value) {
-    throw Error("request count must be 1.." + std::to_string(limits::kRequests.value) + " (" +
-                std::string(limits::kRequests.name) + ")");
-  }
-  check_length(spec.prompt, "prompt");
-  check_length(spec.output, "output");
-  const LengthDistribution& prompt =
-      named_in(length_distributions(), spec.prompt.distribution, "length distribution");
-  const LengthDistribution& output =
-      named_in(length_distributions(), spec.output.distribution, "length distribution");
-  Rng rng(spec.seed);
-  std::vector<Request> out;
-  out.reserve(static_cast<size_t>(spec.count));
-  double t = 0.0;
-  for (int64_t i = 0; i < spec.count; ++i) {
-    t += arrival.gap_s(rng, spec);
-    Request r;
-    r.id = i;
-    r.arrival = Time::from_seconds(t);
-    r.prompt_tokens = prompt.draw(rng, spec.prompt);
-    r.output_tokens = output.draw(rng, spec.output);
-    out.push_back(r);
-  }
-  return out;
 }
 
 std::vector<Request> parse_request_trace(std::string_view text, const std::string& file) {

@@ -10,11 +10,8 @@
 // Blank lines and lines starting with '#' are skipped. A malformed row is a lightcode::Error
 // at "<file>:<line>" naming the column and what was expected.
 //
-// Generated: `count` requests; inter-arrival gaps from the arrival process at `rate` per
-// second (poisson: exponential gaps; gamma: gamma gaps with coefficient of variation `cv`,
-// cv = 1 being Poisson); prompt and output lengths each from a length distribution (fixed
-// value; uniform min..max; lognormal with `median` and `sigma` of the log, rounded and
-// clipped to min..max), all drawn from one xoshiro256** stream seeded by `seed`.
+// Generated requests: generator.hpp (arrival processes: arrivals.hpp; lengths: lengths.hpp),
+// drawn from the one random stream below.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -46,44 +43,5 @@ class Rng {
  private:
   uint64_t s_[4];
 };
-
-struct GeneratorSpec;
-struct LengthSpec;
-
-// A registered arrival process: its name, what it means, and one gap between arrivals (s).
-struct ArrivalProcess {
-  std::string_view name;
-  std::string_view description;
-  double (*gap_s)(Rng& rng, const GeneratorSpec& spec);
-};
-const std::vector<ArrivalProcess>& arrival_processes();  // poisson, gamma
-
-// A registered length distribution: its name, what it means, and one draw (>= 1).
-struct LengthDistribution {
-  std::string_view name;
-  std::string_view description;
-  int64_t (*draw)(Rng& rng, const LengthSpec& spec);
-};
-const std::vector<LengthDistribution>& length_distributions();  // fixed, uniform, lognormal
-
-struct LengthSpec {
-  std::string distribution = "fixed";
-  int64_t value = 128;                 // fixed
-  int64_t min = 1, max = 1;            // uniform; lognormal's clip
-  double median = 128.0, sigma = 0.0;  // lognormal
-};
-
-struct GeneratorSpec {
-  std::string arrival = "poisson";
-  double rate_per_s = 1.0;  // > 0
-  double cv = 1.0;          // gamma: the gaps' coefficient of variation, > 0
-  LengthSpec prompt, output;
-  int64_t count = 1;
-  uint64_t seed = 0;
-};
-
-// Throws lightcode::Error naming the unknown process or distribution (listing the known ones)
-// or the parameter out of range.
-std::vector<Request> generate_requests(const GeneratorSpec& spec);
 
 }  // namespace lightcode::serve

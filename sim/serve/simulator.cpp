@@ -6,7 +6,6 @@
 #include <string>
 
 #include "sim/core/error.hpp"
-#include "sim/core/named_registry.hpp"
 
 namespace lightcode::serve {
 
@@ -21,7 +20,6 @@ const Time kUnset = Time::max();
 
 struct Replica {
   const ReplicaSpec* spec = nullptr;
-  const BatchingPolicy* policy = nullptr;
   ReplicaState state;
   bool busy = false;
   Time busy_until, wake = Time::max();
@@ -37,9 +35,10 @@ void validate(const std::vector<Request>& requests, const ServeSpec& spec) {
     if (!r.cost) throw Error(where + "no iteration cost");
     if (r.kv_capacity_tokens < 1) throw Error(where + "KV capacity must be >= 1 token");
     if (!(r.static_power_w >= 0.0)) throw Error(where + "static power must be >= 0 W");
-    validate_batching(r.batching, i);
+    if (!r.batching) throw Error(where + "no batching policy");
   }
-  validate_dispatch(spec.dispatch, spec.replicas.size());
+  if (!spec.dispatch) throw Error("serving: no dispatch policy");
+  spec.dispatch->validate(spec.replicas.size());
   for (const Request& q : requests) {
     if (q.prompt_tokens < 1 || q.output_tokens < 1)
       throw Error("request " + std::to_string(q.id) + ": prompt and output tokens must be >= 1");
@@ -49,13 +48,10 @@ void validate(const std::vector<Request>& requests, const ServeSpec& spec) {
 class Simulation {
  public:
   Simulation(const std::vector<Request>& requests, const ServeSpec& spec)
-      : requests_(requests),
-        spec_(spec),
-        dispatch_(&named_in(dispatch_policies(), spec.dispatch.policy, "dispatch policy")) {
+      : requests_(requests), spec_(spec), dispatch_(spec.dispatch.get()) {
     for (const ReplicaSpec& r : spec.replicas) {
       Replica replica;
       replica.spec = &r;
-      replica.policy = &named_in(batching_policies(), r.batching.policy, "batching policy");
       replica.state.kv_capacity = r.kv_capacity_tokens;
       replicas_.push_back(std::move(replica));
     }
@@ -109,7 +105,7 @@ class Simulation {
  private:
   void dispatch(size_t index) {
     const Request& q = requests_[index];
-    const size_t to = dispatch_->choose(q, dispatch_state_, spec_.dispatch);
+    const size_t to = dispatch_->choose(q, dispatch_state_);
     Replica& r = replicas_.at(to);
     const int64_t peak = q.prompt_tokens + q.output_tokens - 1;
     if (peak > r.spec->kv_capacity_tokens)
@@ -131,7 +127,7 @@ class Simulation {
 
   void start(size_t index, Time now) {
     Replica& r = replicas_[index];
-    Formation f = r.policy->form(r.state, r.spec->batching, now);
+    Formation f = r.spec->batching->form(r.state, now);
     for (size_t p : r.state.preempted) ++result_.requests[p].preemptions;
     r.state.preempted.clear();
     r.wake = f.wake;
@@ -191,7 +187,7 @@ class Simulation {
 
   const std::vector<Request>& requests_;
   const ServeSpec& spec_;
-  const DispatchPolicy* dispatch_;
+  const Dispatcher* dispatch_;
   DispatchState dispatch_state_;
   std::vector<Replica> replicas_;
   std::vector<size_t> order_;  // request indices by arrival, ties in input order

@@ -9,8 +9,8 @@
 // and every replica's (queue, running) is sampled where it changed. Same inputs, same outputs:
 // no randomness, no unordered containers.
 //
-// Errors (lightcode::Error): no replica, a replica without a cost or with capacity < 1, bad
-// batching or dispatch parameters, a request with no prompt or output tokens, or one whose KV
+// Errors (lightcode::Error): no replica, a replica without a cost, a batching policy or with
+// capacity < 1, no dispatcher or one naming a replica that does not exist, a request with no prompt or output tokens, or one whose KV
 // peak (prompt + output - 1 tokens) exceeds the capacity of the replica it is sent to (naming
 // the request). A replica ever holding more KV than its capacity is an internal error
 // (std::logic_error): the policies guarantee it never happens.
@@ -29,14 +29,16 @@ namespace lightcode::serve {
 
 struct ReplicaSpec {
   int64_t kv_capacity_tokens = 0;  // see kv_capacity_tokens() in iteration_cost.hpp
-  BatchingSpec batching;
+  std::shared_ptr<const Batcher> batching;  // its policy with its parameters
   std::shared_ptr<const IterationCost> cost;
   double static_power_w = 0.0;  // drawn for the whole run, busy or not
 };
 
 struct ServeSpec {
   std::vector<ReplicaSpec> replicas;
-  DispatchSpec dispatch;
+  // Bound to these replicas and requests; round robin unless set (dispatch_table()'s default:
+  // a test compares them).
+  std::shared_ptr<const Dispatcher> dispatch = make_round_robin();
   // Keep every iteration with its slots in ServeResult::iterations. Metrics (metrics.hpp) do
   // not read them; a long run may not afford them (100,000 requests under continuous
   // batching run 2.7 M iterations; kept, they took 660 MiB: docs/PERFORMANCE.md).

@@ -20,14 +20,15 @@ results::PointResult failed_point(const PointSpec& p, const std::string& error) 
   r.summary.id = p.id;
   r.summary.parameters = p.parameters;
   r.summary.model = p.model;
-  r.summary.stage = p.stage;
+  r.summary.stage = std::string(stage_name(p.stage));
+  r.summary.parts = stage_info(p.stage).summary_parts;
   r.summary.sequence_length = p.sequence_length;
   r.summary.system = p.system;
   r.summary.objective = p.objective;
   r.summary.profile = p.profile;
   r.summary.scheduler = p.scheduler;
-  r.summary.fidelity = p.fidelity;
-  r.summary.status = "failed";
+  r.summary.fidelity = std::string(fidelity_name(p.fidelity));
+  r.summary.status = results::Status::failed;
   r.summary.error = error;
   return r;
 }
@@ -63,7 +64,7 @@ int start_point_worker(const PointSpec& point, const PointOptions& options, cons
   } catch (const std::exception& e) {
     r = failed_point(point, e.what());
   }
-  const bool ok = r.summary.status == "ok";
+  const bool ok = r.summary.status == results::Status::ok;
   try {
     write_point(path, scenario_text, std::move(r));
   } catch (const std::exception& e) {

@@ -14,8 +14,8 @@
 #include "sim/core/input_file.hpp"
 #include "sim/core/limits.hpp"
 #include "sim/core/params.hpp"
-#include "sim/sweep/run_point.hpp"
-#include "sim/sweep/scenario.hpp"
+#include "sim/stages/stage.hpp"
+#include "sim/stages/stage_rows.hpp"
 #include "sim/sweep/tables.hpp"
 
 namespace lightcode::sweep {
@@ -45,7 +45,7 @@ PointSpec point_for(const CrossoverScenario& s, const std::string& system, const
   p.system = system;
   p.objective = objective;
   p.profile = s.profile;
-  p.fidelity = "analytical";  // in-process and cheap; the event engine runs once per process
+  p.fidelity = Fidelity::analytical;  // in-process and cheap; the event engine runs once per process
   return p;
 }
 
@@ -181,20 +181,14 @@ CrossoverScenario parse_crossover(std::string_view text, const std::string& file
   s.file = file;
   s.text = std::string(text);
   s.name = params.text_if("name").value_or(fs::path(file).stem().string());
-  s.stage = params.choice("stage");
-  // Model, traced length and profile validate exactly as in sweep scenarios.
-  PointSpec p;
+  s.stage = parse_stage(params.choice("stage"));
+  // Model, traced length and profile validate exactly as in sweep scenarios (the same rows).
   params.text("model");  // required
-  set_point_field(p, "model", params.at("model"), base);
-  s.model = p.model;
-  if (frontend::is_graph_file(s.model) && params.has("traced_length")) {
-    params.mark("traced_length");
-    set_point_field(p, "traced_length", params.at("traced_length"), base);
-    s.traced_length = p.traced_length;
-  }
+  s.model = rows::model_value(params.at("model"));
+  if (frontend::is_graph_file(s.model) && params.has("traced_length")) s.traced_length = params.count("traced_length");
   if (!frontend::is_graph_file(s.model) && params.has("logits")) s.logits = params.choice("logits");
-  if (params.has("profile")) set_point_field(p, "profile", params.at("profile"), base);
   s.profile = params.text("profile");
+  if (params.has("profile")) rows::profile_value(params.at("profile"));
 
   const ConfigNode systems = list_at(params, "systems");
   if (!systems.is_list()) systems.fail("a list of system files");
@@ -202,33 +196,27 @@ CrossoverScenario parse_crossover(std::string_view text, const std::string& file
     systems.fail("a crossover compares at least two systems, got " + std::to_string(systems.size()));
   }
   for (size_t i = 0; i < systems.size(); ++i) {
-    set_point_field(p, "system", systems[i], base);
+    const std::string system = rows::system_value(systems[i]);
     for (const std::string& seen : s.systems) {
-      if (seen == p.system) systems[i].fail("system '" + p.system + "' is listed twice");
+      if (seen == system) systems[i].fail("system '" + system + "' is listed twice");
     }
-    s.systems.push_back(p.system);
+    s.systems.push_back(system);
   }
-  if (params.has("precision")) {
-    set_point_field(p, "precision", params.at("precision"), base);
-    s.precision = p.precision;
-    // Read when some system's point reads it, as in sweep scenarios.
-    bool read = false;
-    for (const std::string& system : s.systems) {
-      p.system = system;
-      read = read || scenario_key_read(p, "precision");
-    }
-    if (!read) params.at("precision").fail("precision is set but not read: no system listed has " + read_only_with("precision"));
-    params.mark("precision");
+  // Read when some system's point reads it, as in sweep scenarios.
+  bool precision_read = false;
+  for (const std::string& system : s.systems) {
+    precision_read = precision_read || rows::system_models_precision(system, s.profile);
   }
+  if (params.has("precision") && precision_read) s.precision = params.count("precision");
 
   const ConfigNode objectives = list_at(params, "objectives");
   if (!objectives.is_list() || objectives.size() == 0) objectives.fail("a non-empty list of time, energy, edp");
   for (size_t i = 0; i < objectives.size(); ++i) {
-    set_point_field(p, "objective", objectives[i], base);
+    const std::string objective = rows::objective_value(objectives[i]);
     for (const std::string& seen : s.objectives) {
-      if (seen == p.objective) objectives[i].fail("objective '" + p.objective + "' is listed twice");
+      if (seen == objective) objectives[i].fail("objective '" + objective + "' is listed twice");
     }
-    s.objectives.push_back(p.objective);
+    s.objectives.push_back(objective);
   }
 
   const Params lengths = *params.table_if("lengths");  // required
@@ -240,14 +228,16 @@ CrossoverScenario parse_crossover(std::string_view text, const std::string& file
 
   if (const auto thresholds = params.table_if("thresholds")) {
     thresholds->text("system");  // required
-    set_point_field(p, "system", thresholds->at("system"), base);
-    s.threshold_system = p.system;
+    s.threshold_system = rows::system_value(thresholds->at("system"));
   }
   if (const auto output = params.text_if("output")) {
     const fs::path out(*output);
     s.output = out.is_absolute() ? out.string() : (fs::path(base) / out).lexically_normal().string();
   }
-  check_all_read(root, crossover_table(), usage, "this crossover scenario (its model is a built-in one)");
+  check_all_read(root, crossover_table(), usage, [&](const std::string& key) {
+    if (key == "precision") return "this crossover scenario (no system listed has " + rows::precision().when + ")";
+    return std::string("this crossover scenario (its model is a built-in one)");
+  });
   return s;
 }
 
@@ -268,7 +258,7 @@ opt::GraphAtLength scenario_graphs(const CrossoverScenario& s) {
   const hw::Profile& profile = hw::profile_named(s.profile);
   frontend::ModelRequest req;
   req.model = s.model;
-  req.stage = s.stage == "decode" ? frontend::Stage::decode : frontend::Stage::prefill;
+  req.stage = s.stage == Stage::decode ? frontend::Stage::decode : frontend::Stage::prefill;
   req.traced_length = s.traced_length;
   req.logits = frontend::logits_for(s.logits, profile.logits_for_every_token());
   req.precision_bits = static_cast<int>(s.precision);
@@ -333,7 +323,7 @@ std::string dispatch_yaml(const CrossoverResult& r) {
   y << "# LightCode crossover: per objective, which system to run a prompt of each length on\n"
        "# (ranges inclusive; metric_from/metric_to: the winner's metric at the range's ends).\n";
   y << "name: " << quoted(s.name) << "\nscenario: " << quoted(s.file) << "\nmodel: " << quoted(s.model)
-    << "\nstage: " << s.stage << "\nprofile: " << s.profile << "\nlengths: {start: " << s.start
+    << "\nstage: " << stage_name(s.stage) << "\nprofile: " << s.profile << "\nlengths: {start: " << s.start
     << ", stop: " << s.stop << "}\nsystems:\n";
   for (const SystemRef& sys : r.systems) y << "  - {name: " << quoted(sys.name) << ", file: " << quoted(sys.file) << "}\n";
   y << "dispatch:\n";
@@ -377,7 +367,7 @@ std::string dispatch_json(const CrossoverResult& r) {
   const CrossoverScenario& s = r.scenario;
   std::ostringstream j;
   j << "{\n  \"name\": " << quoted(s.name) << ",\n  \"scenario\": " << quoted(s.file) << ",\n  \"model\": "
-    << quoted(s.model) << ",\n  \"stage\": " << quoted(s.stage) << ",\n  \"profile\": " << quoted(s.profile)
+    << quoted(s.model) << ",\n  \"stage\": " << quoted(std::string(stage_name(s.stage))) << ",\n  \"profile\": " << quoted(s.profile)
     << ",\n  \"lengths\": {\"start\": " << s.start << ", \"stop\": " << s.stop << "},\n  \"systems\": [";
   for (size_t i = 0; i < r.systems.size(); ++i) {
     j << (i ? ", " : "") << "{\"name\": " << quoted(r.systems[i].name) << ", \"file\": " << quoted(r.systems[i].file) << "}";

@@ -32,7 +32,7 @@
 //     name and file, with the winner's metric at both ends: time in s, energy in pJ, edp in
 //     s * pJ), the curves the search evaluated (`curves: {<objective>: {unit, lengths,
 //     systems: {<name>: [metric per length]}}}`, so plots show what was computed, not an
-//     interpolation) and the threshold groups. sim/sweep/dispatch_table.hpp reads them back.
+//     interpolation) and the threshold groups. sim/serve/dispatch_table.hpp reads them back.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -40,6 +40,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/point/point_spec.hpp"
 #include "sim/opt/threshold.hpp"
 
 namespace lightcode::sweep {
@@ -73,7 +74,7 @@ struct CrossoverScenario {
   std::string text;  // the YAML as read
   std::string model;
   std::optional<int64_t> traced_length;
-  std::string stage = "prefill";
+  Stage stage = Stage::prefill;
   std::string logits;  // "" = the profile's default
   int64_t precision = 0;  // as PointSpec::precision
   std::string profile = "default";

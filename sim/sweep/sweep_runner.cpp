@@ -107,7 +107,7 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
         throw Error(SourcePlace{o.output, 0, 0, ""}, "--resume: this results file was written for a different scenario");
       }
       for (auto& p : previous.points) {
-        if (p.summary.status == "ok") done[p.summary.id] = std::move(p);
+        if (p.summary.status == results::Status::ok) done[p.summary.id] = std::move(p);
       }
     }
     if (fs::is_directory(parts, ec)) {
@@ -116,7 +116,7 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
         try {
           results::ResultsFile f = results::read_results(entry.path().string());
           for (auto& p : f.points) {
-            if (p.summary.status == "ok") done[p.summary.id] = std::move(p);
+            if (p.summary.status == results::Status::ok) done[p.summary.id] = std::move(p);
           }
         } catch (const Error&) {
           // A part cut short by the interruption: its point runs again.
@@ -179,8 +179,8 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
       *o.progress << buf << (out.failed ? ", " + std::to_string(out.failed) + " failed" : "") << "   " << std::flush;
       if (finished == todo.size()) *o.progress << "\n";
     } else {
-      *o.progress << "[" << finished << "/" << todo.size() << "] " << p.id << " " << r.summary.status
-                  << (r.summary.status == "ok" ? "" : ": " + r.summary.error) << "\n";
+      *o.progress << "[" << finished << "/" << todo.size() << "] " << p.id << " " << results::status_name(r.summary.status)
+                  << (r.summary.status == results::Status::ok ? "" : ": " + r.summary.error) << "\n";
     }
   };
 
@@ -205,7 +205,7 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
       const results::PointResult r = collect_point_worker(p, status, part_path(parts, p.id), scenario.text, false);
       ++finished;
       ++out.ran;
-      if (r.summary.status != "ok") ++out.failed;
+      if (r.summary.status != results::Status::ok) ++out.failed;
       report(p, r);
       // The part on disk is the durable copy; nothing of the point stays in memory.
       from_part.insert(p.id);
@@ -245,7 +245,7 @@ results::ResultsFile merge_results(const std::vector<std::string>& files) {
     for (auto& p : f.points) {
       const std::string id = p.summary.id;
       auto it = points.find(id);
-      if (it == points.end() || (it->second.summary.status != "ok" && p.summary.status == "ok")) {
+      if (it == points.end() || (it->second.summary.status != results::Status::ok && p.summary.status == results::Status::ok)) {
         points[id] = std::move(p);
       }
     }

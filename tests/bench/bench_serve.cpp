@@ -24,6 +24,8 @@
 #include "frontend/models/model_config.hpp"
 #include "hw_models/registry.hpp"
 #include "hw_models/system.hpp"
+#include "sim/serve/batching_continuous.hpp"
+#include "sim/serve/generator.hpp"
 #include "sim/serve/composed_cost.hpp"
 #include "sim/serve/metrics.hpp"
 #include "sim/serve/pipeline_cost.hpp"
@@ -62,8 +64,8 @@ double peak_rss_mib() {
 void serve_100k(benchmark::State& state) {
   GeneratorSpec g;
   g.rate_per_s = 25.0;
-  g.prompt = {"lognormal", 0, 16, 2048, 300.0, 0.6};
-  g.output = {"lognormal", 0, 16, 512, 150.0, 0.4};
+  g.prompt = std::make_shared<LognormalLengths>(300.0, 0.6, 16, 2048);
+  g.output = std::make_shared<LognormalLengths>(150.0, 0.4, 16, 512);
   g.count = 100'000;
   g.seed = 1;
   const std::vector<Request> requests = generate_requests(g);
@@ -77,14 +79,13 @@ void serve_100k(benchmark::State& state) {
     std::vector<std::shared_ptr<PipelineIterationCost>> pipelines;
     spec = ServeSpec{};
     spec.keep_iterations = false;
-    spec.dispatch.policy = "least_outstanding_tokens";
+    spec.dispatch = make_least_outstanding_tokens();
     for (const auto& system : systems) {
       pipelines.push_back(pipeline("gpt2", system));
       ReplicaSpec r;
       // Room for every request at once: the seed systems' HBM gives no capacity to derive it.
       r.kv_capacity_tokens = 262'144;
-      r.batching.max_batch = 32;
-      r.batching.token_budget = 512;
+      r.batching = std::make_shared<ContinuousBatching>(32, 512);
       r.cost = std::make_shared<ComposedIterationCost>(pipelines.back(), kGrids);
       spec.replicas.push_back(r);
     }

@@ -1,20 +1,20 @@
 // Fuzz target: a dispatch table (the YAML or JSON `lightcode crossover` writes) through
-// sweep::parse_dispatch_table; an accepted table routes a few lengths in and out of range.
+// serve::parse_dispatch_table; an accepted table routes a few lengths in and out of range.
 #include <cmath>
 #include <cstdint>
 #include <string>
 
-#include "sim/sweep/dispatch_table.hpp"
+#include "sim/serve/dispatch_table.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 using namespace lightcode;
 
 namespace {
 
-void check_route(const sweep::LoadedDispatchTable& t, const std::string& objective,
+void check_route(const serve::LoadedDispatchTable& t, const std::string& objective,
                  int64_t length) {
   const std::string at = objective + " at " + std::to_string(length);
-  const sweep::DispatchRule& r = t.route(objective, length);
+  const serve::DispatchRule& r = t.route(objective, length);
   fuzz::require(
       r.from <= length && length <= r.to,
       at + ": routed to a rule for " + std::to_string(r.from) + ".." + std::to_string(r.to));
@@ -30,10 +30,10 @@ void check_route(const sweep::LoadedDispatchTable& t, const std::string& objecti
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   return fuzz::run(data, size, [](std::string_view text) {
-    const sweep::LoadedDispatchTable t = sweep::parse_dispatch_table(text, "<fuzz>/d.yaml");
+    const serve::LoadedDispatchTable t = serve::parse_dispatch_table(text, "<fuzz>/d.yaml");
     fuzz::require(t.start >= 1 && t.start <= t.stop, "lengths out of order");
     fuzz::require(!t.objectives.empty(), "no objectives");
-    for (const sweep::DispatchObjective& o : t.objectives) {
+    for (const serve::DispatchObjective& o : t.objectives) {
       fuzz::require(!o.rules.empty(), o.objective + ": no rules");
       fuzz::require(o.curve_metrics.empty() || o.curve_metrics.size() == t.systems.size(),
                     o.objective + ": curves");

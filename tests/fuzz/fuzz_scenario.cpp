@@ -8,7 +8,7 @@
 #include "sim/core/limits.hpp"
 #include "hw_models/registry.hpp"
 #include "sim/sweep/scenario.hpp"
-#include "sim/sweep/validate.hpp"
+#include "sim/stages/stage.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 using namespace lightcode;
@@ -35,7 +35,7 @@ void check_point(const sweep::PointSpec& p) {
                 at + "sequence_length " + std::to_string(p.sequence_length) + " out of range");
   fuzz::require(p.new_tokens >= 0 && p.new_tokens <= limits::kNewTokens.value,
                 at + "new_tokens " + std::to_string(p.new_tokens) + " out of range");
-  if (p.stage == "generate") fuzz::require(p.new_tokens >= 1, at + "generate without new_tokens");
+  if (p.stage == Stage::generate) fuzz::require(p.new_tokens >= 1, at + "generate without new_tokens");
   if (p.traced_length) {
     fuzz::require(*p.traced_length >= 1 && *p.traced_length <= limits::kSequenceLength.value,
                   at + "traced_length " + std::to_string(*p.traced_length) + " out of range");

@@ -52,11 +52,11 @@ void check(const Golden& g) {
   sweep::PointSpec p;
   p.id = "p0";
   p.model = "gpt2";
-  p.stage = "prefill";
+  p.stage = Stage::prefill;
   p.sequence_length = kTokens;
   p.system = test::source_dir() + "/configs/systems/" + g.system + ".yaml";
   p.objective = g.objective;
-  p.fidelity = g.fidelity;
+  p.fidelity = parse_fidelity(g.fidelity);
   const results::PointSummary s = sweep::run_point(p).result.summary;
   char energy[64];
   std::snprintf(energy, sizeof energy, "%.3f", s.energy_pj);

@@ -60,12 +60,12 @@ sweep::PointSpec point(const std::string& model, const char* system, int64_t seq
   sweep::PointSpec p;
   p.id = "p0";
   p.model = model;
-  p.stage = "prefill";
+  p.stage = Stage::prefill;
   p.sequence_length = seq;
   p.system = test::system_file(system, "lightcode");
   p.objective = "time";
   p.profile = "lightcode";
-  p.fidelity = fidelity;  // both run the profile's scheduling policy (the original's)
+  p.fidelity = parse_fidelity(fidelity);  // both run the profile's scheduling policy (the original's)
   return p;
 }
 

@@ -42,7 +42,7 @@ sweep::PointSpec gpt2_point(int64_t seq, const std::string& system, const std::s
   p.system = system;
   p.objective = objective;
   p.profile = "default";
-  p.fidelity = fidelity;
+  p.fidelity = parse_fidelity(fidelity);
   return p;
 }
 

@@ -45,7 +45,7 @@ sweep::PointSpec gpt2_point(const std::string& model, int64_t seq, const std::st
   p.sequence_length = seq;
   p.system = test::source_dir() + "/configs/systems/" + system + ".yaml";
   p.profile = "default";
-  p.fidelity = "event";
+  p.fidelity = Fidelity::event;
   return p;
 }
 
@@ -297,7 +297,7 @@ TEST_CASE("memory profile: with spill on, an SRAM overflow spills to HBM and the
   o.engine.spill_sram = true;
   const auto r = sweep::run_point(p, o);
   std::remove(tiny.c_str());
-  CHECK(r.result.summary.status == "ok");
+  CHECK(r.result.summary.status == results::Status::ok);
   REQUIRE(!r.result.memory_profile.empty());
   int64_t sram_peak = 0, hbm_peak = 0;
   for (const auto& m : r.result.memory_profile) {

@@ -12,7 +12,7 @@
 #include "hw_models/system.hpp"
 #include "sim/engine/engine.hpp"
 #include "sim/sched/analytical.hpp"
-#include "sim/sweep/run_generation.hpp"
+#include "sim/stages/generate/generate_stage.hpp"
 #include "sim/sweep/run_point.hpp"
 #include "tests/support/files.hpp"
 #include "tests/support/point.hpp"
@@ -164,11 +164,11 @@ TEST_CASE(
     "generate at event fidelity without contention equals the analytical generate: TTFT TPOT "
     "energy and every task") {
   sweep::PointSpec p = test::generate_point("gpt2", 24, 4, "cpu_phu.yaml");
-  p.fidelity = "event";
+  p.fidelity = Fidelity::event;
   sweep::PointOptions o;
   o.engine.contention = false;
   const sweep::PointRun event = sweep::run_point(p, o);  // all four steps on one engine
-  p.fidelity = "analytical";
+  p.fidelity = Fidelity::analytical;
   const sweep::PointRun analytical = sweep::run_point(p);
   const results::PointSummary &e = event.result.summary, &a = analytical.result.summary;
   CHECK(e.fidelity == "event");
@@ -196,7 +196,7 @@ TEST_CASE(
     "generate at event fidelity in one process: every step's rows at absolute times and a trace of "
     "all steps") {
   sweep::PointSpec p = test::generate_point("gpt2", 24, 4, "cpu_phu.yaml");
-  p.fidelity = "event";
+  p.fidelity = Fidelity::event;
   sweep::PointOptions o;  // contention on
   o.trace_path = "/tmp/lightcode_stream_trace_" + std::to_string(::getpid()) + ".json";
   const sweep::PointRun run = sweep::run_point(p, o);

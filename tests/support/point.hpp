@@ -15,7 +15,7 @@ inline sweep::PointSpec analytical_point(const std::string& model, int64_t lengt
   p.model = model;
   p.sequence_length = length;
   p.system = source_dir() + "/configs/systems/" + system_file;
-  p.fidelity = "analytical";
+  p.fidelity = Fidelity::analytical;
   return p;
 }
 
@@ -23,7 +23,7 @@ inline sweep::PointSpec analytical_point(const std::string& model, int64_t lengt
 inline sweep::PointSpec generate_point(const std::string& model, int64_t prompt, int64_t new_tokens,
                                        const std::string& system_file) {
   sweep::PointSpec p = analytical_point(model, prompt, system_file);
-  p.stage = "generate";
+  p.stage = Stage::generate;
   p.new_tokens = new_tokens;
   return p;
 }

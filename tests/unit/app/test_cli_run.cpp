@@ -145,14 +145,16 @@ TEST_CASE("a serve scenario prints its serving table, and a terminal sees each p
   std::ofstream(trace) << "arrival_s,prompt_tokens,output_tokens\n0,16,3\n0.0001,40,2\n0.0002,8,4\n";
   const std::string scenario = write_scenario(
       "serve", "model: gpt2\nstage: serve\nplacement_evaluations: 4\nreplicas:\n  - system: SYSTEMS/h100_sxm.yaml\n"
-               "  - system: SYSTEMS/h100_sxm.yaml\ntrace: " + trace + "\nsweep:\n  dispatch: [round_robin, least_outstanding_tokens]\n");
+               "  - system: SYSTEMS/h100_sxm.yaml\ntrace: " + trace + "\nsweep:\n  dispatch.policy: [round_robin, least_outstanding_tokens]\n");
   const std::string out = temp("serve") + ".h5";
   const auto r = run_lightcode("run " + scenario + " --out " + out);
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out.find("serving (H100-SXM + H100-SXM):") != std::string::npos);
+  CHECK(r.out.find("serving:\npoint  system") != std::string::npos);
   CHECK(r.out.find("TTFT_p99[s]") != std::string::npos);
-  CHECK(r.out.find("p0001  least_outstanding_tokens         3") != std::string::npos);
+  CHECK(r.out.find("p0001  H100-SXM + H100-SXM  least_outstanding_tokens         3") != std::string::npos);
+  // A serve point has no placed graph of its own: no seed-table row of zeros.
+  CHECK(r.out.find("moc_sequence_length") == std::string::npos);
   CHECK(r.err.find("[1/2]") == std::string::npos);  // not a terminal: no progress lines
   // Under a pseudo-terminal (util-linux `script`), one line per finished point.
   const std::string cmd = "script -qec '" + lightcode::test::lightcode_binary() + " run " + scenario + " --out " + out +

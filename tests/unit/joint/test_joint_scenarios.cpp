@@ -56,10 +56,10 @@ TEST_CASE(
     const sweep::Scenario s = sweep::load_scenario(file);
     for (sweep::PointSpec p : s.points) {
       if (!hw::profile_named(p.profile).places_with_schedule()) continue;
-      if (p.stage == "serve") continue;  // a request stream: its iterations are placed as points are
+      if (p.stage == Stage::serve) continue;  // a request stream: its iterations are placed as points are
       CAPTURE(file);
       CAPTURE(p.id);
-      p.fidelity = "analytical";
+      p.fidelity = Fidelity::analytical;
       p.objective = "time";
       const results::PointSummary by_time = sweep::run_point(p).result.summary;
       p.objective = "energy";
@@ -67,7 +67,7 @@ TEST_CASE(
       CHECK(by_energy.energy_pj <= by_time.energy_pj);
       CHECK(by_time.makespan <= by_energy.makespan);
       ++points;
-      if (p.stage == "generate") continue;  // its makespan sums many graphs
+      if (p.stage == Stage::generate) continue;  // its makespan sums many graphs
       const Time sum = sum_selection_makespan(p);
       CHECK(by_time.makespan <= sum);
       if (by_time.makespan < sum) {

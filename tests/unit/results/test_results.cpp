@@ -138,7 +138,7 @@ ResultsFile sample_file() {
   f.points.push_back(point("p0001", "CPU/PHU", 150));
   PointResult failed;  // no tasks, units, energy or memory: empty datasets
   failed.summary.id = "p0002";
-  failed.summary.status = "failed";
+  failed.summary.status = Status::failed;
   failed.summary.error = "no hardware in system 'GPU/PHU' supports op 'softmax_7'";
   failed.summary.parameters = {{"system", "GPU/PHU"}, {"extra axis", "é"}};
   failed.summary.system = "GPU/PHU";
@@ -457,6 +457,7 @@ TEST_CASE("seed table: a generate point adds TTFT TPOT and energy per token") {
   std::vector<PointSummary> rows{f.points[0].summary, f.points[1].summary};
   CHECK(format_seed_table(rows).find("TTFT[s]") == std::string::npos);  // none generates
   rows[1].stage = "generate";
+  rows[1].parts = kGraphFigures | kGenerationFigures | kPerTokenEnergy;
   rows[1].new_tokens = 32;
   rows[1].ttft_s = 0.0123456;
   rows[1].tpot_s = 0.0004567;

@@ -26,6 +26,8 @@
 #include "frontend/models/model_config.hpp"
 #include "hw_models/registry.hpp"
 #include "hw_models/system.hpp"
+#include "sim/serve/batching_continuous.hpp"
+#include "sim/serve/generator.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/limits.hpp"
 #include "sim/serve/composed_cost.hpp"
@@ -198,8 +200,8 @@ TEST_CASE("a serving run on the composed cost conserves tokens and tracks the ex
   // decodes with prefill chunks. The exact run builds a graph for nearly every iteration.
   GeneratorSpec g;
   g.rate_per_s = 20.0;
-  g.prompt = {"lognormal", 0, 8, 1024, 200.0, 0.6};
-  g.output = {"lognormal", 0, 4, 256, 60.0, 0.5};
+  g.prompt = std::make_shared<LognormalLengths>(200.0, 0.6, 8, 1024);
+  g.output = std::make_shared<LognormalLengths>(60.0, 0.5, 4, 256);
   g.count = 40;
   g.seed = 2;
   const std::vector<Request> requests = generate_requests(g);
@@ -208,8 +210,7 @@ TEST_CASE("a serving run on the composed cost conserves tokens and tracks the ex
     ServeSpec spec;
     ReplicaSpec r;
     r.kv_capacity_tokens = 100'000;
-    r.batching.max_batch = 8;
-    r.batching.token_budget = 128;
+    r.batching = std::make_shared<ContinuousBatching>(8, 128);
     r.cost = std::move(cost);
     spec.replicas.push_back(r);
     return simulate_serving(requests, spec);

@@ -14,6 +14,8 @@
 #include "frontend/models/model_config.hpp"
 #include "hw_models/registry.hpp"
 #include "hw_models/system.hpp"
+#include "sim/serve/batching_continuous.hpp"
+#include "sim/serve/generator.hpp"
 #include "sim/core/error.hpp"
 #include "sim/opt/expand.hpp"
 #include "sim/opt/partition.hpp"
@@ -201,8 +203,13 @@ TEST_CASE("context buckets share one graph per bucket at a small measured error"
 TEST_CASE("a serving run on the pipeline cost builds few graphs") {
   // 20 requests, Poisson at 200 per second, prompts of 16..128 tokens, outputs of 32..96 (seed 3):
   // small enough for the sanitizer stage, which builds every graph again.
-  const std::vector<Request> requests = generate_requests(GeneratorSpec{
-      "poisson", 200.0, 1.0, {"uniform", 0, 16, 128}, {"uniform", 0, 32, 96}, 20, 3});
+  GeneratorSpec g;
+  g.rate_per_s = 200.0;
+  g.prompt = std::make_shared<UniformLengths>(16, 128);
+  g.output = std::make_shared<UniformLengths>(32, 96);
+  g.count = 20;
+  g.seed = 3;
+  const std::vector<Request> requests = generate_requests(g);
 
   PipelineCostOptions options;
   options.context_bucket = 64;
@@ -210,9 +217,7 @@ TEST_CASE("a serving run on the pipeline cost builds few graphs") {
       frontend::builtin_model("gpt2"), gpu_system(), opt::Objective::time, list_policy(), options);
   ReplicaSpec replica;
   replica.kv_capacity_tokens = 16384;
-  replica.batching.policy = "continuous";
-  replica.batching.max_batch = 8;
-  replica.batching.token_budget = 256;
+  replica.batching = std::make_shared<ContinuousBatching>(8, 256);
   replica.cost = cost;
   ServeSpec spec;
   spec.replicas.push_back(replica);

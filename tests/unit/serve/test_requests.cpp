@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/core/config.hpp"
+#include "sim/core/params.hpp"
+#include "sim/serve/generator.hpp"
 #include "sim/serve/requests.hpp"
 
 using namespace lightcode;
@@ -83,8 +86,8 @@ TEST_CASE("generated requests: the same seed gives the same requests, another se
   serve::GeneratorSpec s;
   s.rate_per_s = 20.0;
   s.count = 1000;
-  s.prompt = {"lognormal", 0, 16, 4096, 512.0, 1.0};
-  s.output = {"uniform", 0, 1, 256, 0.0, 0.0};
+  s.prompt = std::make_shared<serve::LognormalLengths>(512.0, 1.0, 16, 4096);
+  s.output = std::make_shared<serve::UniformLengths>(1, 256);
   s.seed = 7;
   const std::vector<Request> a = serve::generate_requests(s), b = serve::generate_requests(s);
   REQUIRE(a.size() == 1000);
@@ -104,15 +107,15 @@ TEST_CASE(
   s.rate_per_s = 50.0;
   s.count = 100000;
   s.seed = 1;
+  s.prompt = s.output = std::make_shared<serve::FixedLengths>(128);
   const Moments poisson = gap_moments(serve::generate_requests(s));
   CHECK(poisson.mean == doctest::Approx(0.02).epsilon(0.01));
   CHECK(poisson.cv == doctest::Approx(1.0).epsilon(0.02));
-  s.arrival = "gamma";
-  s.cv = 2.0;
+  s.arrival = std::make_shared<serve::GammaArrivals>(2.0);
   const Moments bursty = gap_moments(serve::generate_requests(s));
   CHECK(bursty.mean == doctest::Approx(0.02).epsilon(0.02));
   CHECK(bursty.cv == doctest::Approx(2.0).epsilon(0.03));
-  s.cv = 0.5;
+  s.arrival = std::make_shared<serve::GammaArrivals>(0.5);
   CHECK(gap_moments(serve::generate_requests(s)).cv == doctest::Approx(0.5).epsilon(0.03));
 }
 
@@ -121,8 +124,8 @@ TEST_CASE(
     "clipped") {
   serve::GeneratorSpec s;
   s.count = 20001;
-  s.prompt = {"lognormal", 0, 8, 4096, 300.0, 0.8};
-  s.output = {"uniform", 0, 10, 30, 0.0, 0.0};
+  s.prompt = std::make_shared<serve::LognormalLengths>(300.0, 0.8, 8, 4096);
+  s.output = std::make_shared<serve::UniformLengths>(10, 30);
   const std::vector<Request> r = serve::generate_requests(s);
   std::vector<int64_t> prompts;
   double output_mean = 0.0;
@@ -135,27 +138,35 @@ TEST_CASE(
   std::nth_element(prompts.begin(), prompts.begin() + 10000, prompts.end());
   CHECK(static_cast<double>(prompts[10000]) == doctest::Approx(300.0).epsilon(0.03));
   CHECK(output_mean / static_cast<double>(r.size()) == doctest::Approx(20.0).epsilon(0.01));
-  s.prompt = {"fixed", 777, 1, 1, 0.0, 0.0};
+  s.prompt = std::make_shared<serve::FixedLengths>(777);
   CHECK(serve::generate_requests(s)[5].prompt_tokens == 777);
 }
 
-TEST_CASE("unknown processes and distributions and bad parameters are clear errors") {
+TEST_CASE("unknown processes and distributions and bad parameters are clear errors at their keys") {
+  const auto error_of_yaml = [](const std::string& yaml) -> std::string {
+    ConfigUsage usage;
+    try {
+      serve::parse_generator(ConfigNode::parse(yaml, "requests.yaml"), usage);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string lengths = "prompt: {distribution: fixed, value: 8}\noutput: {distribution: fixed, value: 8}\n";
+  std::string msg = error_of_yaml("count: 4\narrival: uniform\n" + lengths);
+  CHECK(msg.find("requests.yaml:2:") == 0);
+  CHECK(msg.find("unknown arrival process 'uniform' (known: poisson, gamma)") != std::string::npos);
+  msg = error_of_yaml("count: 4\nprompt: {distribution: uniform, min: 10, max: 5}\noutput: {distribution: fixed, value: 8}\n");
+  CHECK(msg.find("max 5 is below min 10") != std::string::npos);
+  msg = error_of_yaml("count: 4\nprompt: {distribution: zipf}\noutput: {distribution: fixed, value: 8}\n");
+  CHECK(msg.find("unknown length distribution 'zipf' (known: fixed, uniform, lognormal)") != std::string::npos);
+  // A key the chosen process does not own is unknown only when no process owns it.
+  msg = error_of_yaml("count: 4\ncv: 2\nshape: 3\n" + lengths);
+  CHECK(msg.find("unknown key 'shape'") != std::string::npos);
+  msg = error_of_yaml("count: 4\narrival: gamma\n" + lengths);
+  CHECK(msg.find("missing key 'cv'") != std::string::npos);
   serve::GeneratorSpec s;
-  s.arrival = "uniform";
-  try {
-    serve::generate_requests(s);
-    FAIL("an unknown arrival process was accepted");
-  } catch (const Error& e) {
-    CHECK(std::string(e.what()).find("poisson") != std::string::npos);
-    CHECK(std::string(e.what()).find("gamma") != std::string::npos);
-  }
-  s.arrival = "poisson";
+  s.prompt = s.output = std::make_shared<serve::FixedLengths>(8);
   s.rate_per_s = 0.0;
   CHECK_THROWS_AS(serve::generate_requests(s), Error);
-  s.rate_per_s = 1.0;
-  s.prompt = {"uniform", 0, 10, 5, 0.0, 0.0};
-  CHECK_THROWS_WITH_AS(serve::generate_requests(s),
-                       doctest::Contains("prompt lengths: need 1 <= min <= max"), Error);
-  s.prompt = {"zipf", 0, 1, 1, 0.0, 0.0};
-  CHECK_THROWS_WITH_AS(serve::generate_requests(s), doctest::Contains("lognormal"), Error);
 }

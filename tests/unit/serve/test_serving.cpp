@@ -9,6 +9,10 @@
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/serve/batching_continuous.hpp"
+#include "sim/serve/batching_static.hpp"
+#include "sim/serve/dispatch_prompt_length.hpp"
+#include "sim/serve/generator.hpp"
 #include "sim/serve/metrics.hpp"
 #include "sim/serve/simulator.hpp"
 
@@ -25,9 +29,11 @@ ReplicaSpec replica(const std::string& policy, int64_t capacity, int64_t max_bat
                     int64_t budget = 512) {
   ReplicaSpec r;
   r.kv_capacity_tokens = capacity;
-  r.batching.policy = policy;
-  r.batching.max_batch = max_batch;
-  r.batching.token_budget = budget;
+  if (policy == "static") {
+    r.batching = std::make_shared<StaticBatching>(max_batch, Time::zero());
+  } else {
+    r.batching = std::make_shared<ContinuousBatching>(max_batch, budget);
+  }
   r.cost = linear(Time::ps(5'000'000), Time::ps(100'000), Time::ps(1'000));
   return r;
 }
@@ -40,8 +46,8 @@ Request request(int64_t id, Time arrival, int64_t prompt, int64_t output) {
 std::vector<Request> heavy_load() {
   GeneratorSpec g;
   g.rate_per_s = 400.0;
-  g.prompt = {"uniform", 0, 30, 150};
-  g.output = {"uniform", 0, 20, 120};
+  g.prompt = std::make_shared<UniformLengths>(30, 150);
+  g.output = std::make_shared<UniformLengths>(20, 120);
   g.count = 400;
   g.seed = 7;
   return generate_requests(g);
@@ -86,16 +92,15 @@ TEST_CASE("M/D/1 waiting time and Little's law with static batching of one") {
   const double rho = 0.7, lambda = rho / d.seconds();
   GeneratorSpec g;
   g.rate_per_s = lambda;
-  g.prompt = {"fixed", 1};
-  g.output = {"fixed", 1};
+  g.prompt = std::make_shared<FixedLengths>(1);
+  g.output = std::make_shared<FixedLengths>(1);
   g.count = 100'000;
   g.seed = 2024;
   const std::vector<Request> requests = generate_requests(g);
   ServeSpec spec;
   ReplicaSpec r;
   r.kv_capacity_tokens = 16;
-  r.batching.policy = "static";
-  r.batching.max_batch = 1;
+  r.batching = std::make_shared<StaticBatching>(1, Time::zero());
   r.cost = linear(Time::zero(), d);
   spec.replicas.push_back(r);
   const ServeResult result = simulate_serving(requests, spec);
@@ -234,8 +239,7 @@ TEST_CASE("prompt_length dispatch sends each request to the replica its table na
   for (int64_t i = 0; i < 6; ++i) requests.push_back(request(i, Time::ps(i), prompts[i], 3));
   ServeSpec spec;
   spec.replicas = {replica("continuous", 2000, 4), replica("continuous", 2000, 4)};
-  spec.dispatch.policy = "prompt_length";
-  spec.dispatch.ranges = {{1, 100, 0}, {101, 1000, 1}};
+  spec.dispatch = std::make_shared<PromptLengthDispatch>(std::vector<DispatchRange>{{1, 100, 0}, {101, 1000, 1}});
   const ServeResult r = simulate_serving(requests, spec);
   const size_t expected[] = {0, 1, 0, 1, 0, 1};
   for (size_t i = 0; i < 6; ++i) CHECK(r.requests[i].replica == expected[i]);
@@ -266,7 +270,7 @@ TEST_CASE("least_outstanding_tokens picks the least loaded replica") {
   ReplicaSpec r = replica("continuous", 1000, 4);
   r.cost = linear(Time::ps(1'000'000), Time::ps(1'000'000));
   spec.replicas = {r, r};
-  spec.dispatch.policy = "least_outstanding_tokens";
+  spec.dispatch = make_least_outstanding_tokens();
   const ServeResult res = simulate_serving(requests, spec);
   const size_t expected[] = {0, 1, 1, 1, 0};
   for (size_t i = 0; i < 5; ++i) CHECK(res.requests[i].replica == expected[i]);
@@ -279,9 +283,8 @@ TEST_CASE("a request that can never fit is an error naming it") {
   ServeSpec spec;
   spec.replicas.push_back(replica("continuous", 100, 4));
   CHECK_THROWS_WITH_AS(simulate_serving(requests, spec), doctest::Contains("request 7"), Error);
-  spec.replicas[0].batching.policy = "fifo";
-  CHECK_THROWS_WITH_AS(simulate_serving(requests, spec),
-                       doctest::Contains("unknown batching policy 'fifo'"), Error);
+  spec.replicas[0].batching = nullptr;
+  CHECK_THROWS_WITH_AS(simulate_serving(requests, spec), doctest::Contains("replica 0: no batching policy"), Error);
 }
 
 TEST_CASE("the same inputs give the same run") {
@@ -289,7 +292,7 @@ TEST_CASE("the same inputs give the same run") {
   ServeSpec spec;
   spec.replicas = {replica("continuous", 300, 8, 64), replica("static", 300, 4)};
   spec.replicas[1].static_power_w = 50.0;
-  spec.dispatch.policy = "least_outstanding_tokens";
+  spec.dispatch = make_least_outstanding_tokens();
   const ServeResult a = simulate_serving(requests, spec), b = simulate_serving(requests, spec);
   REQUIRE(a.iterations.size() == b.iterations.size());
   for (size_t i = 0; i < a.requests.size(); ++i) {
@@ -319,7 +322,7 @@ TEST_CASE("a run without iteration records is the same run") {
   const std::vector<Request> requests = heavy_load();
   ServeSpec spec;
   spec.replicas = {replica("continuous", 300, 8, 64), replica("static", 300, 4)};
-  spec.dispatch.policy = "least_outstanding_tokens";
+  spec.dispatch = make_least_outstanding_tokens();
   const ServeResult kept = simulate_serving(requests, spec);
   spec.keep_iterations = false;
   const ServeResult lean = simulate_serving(requests, spec);

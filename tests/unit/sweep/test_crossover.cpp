@@ -13,7 +13,7 @@
 #include "sim/opt/stacked_graph.hpp"
 #include "sim/opt/threshold.hpp"
 #include "sim/sweep/crossover.hpp"
-#include "sim/sweep/dispatch_table.hpp"
+#include "sim/serve/dispatch_table.hpp"
 #include "sim/sweep/tables.hpp"
 #include "tests/support/paths.hpp"
 
@@ -261,12 +261,12 @@ TEST_CASE("the dispatch table reads back: routes, curves the search evaluated, a
   const sweep::CrossoverScenario s = gpt2_scenario({"cpu", "cpu_phu"}, {"time", "energy"}, 1, 160);
   const sweep::CrossoverResult r = sweep::run_crossover(s);
   for (const std::string& text : {sweep::dispatch_yaml(r), sweep::dispatch_json(r)}) {
-    const sweep::LoadedDispatchTable t = sweep::parse_dispatch_table(text, "table");
+    const serve::LoadedDispatchTable t = serve::parse_dispatch_table(text, "table");
     REQUIRE(t.objectives.size() == 2);
     CHECK(t.systems == std::vector<std::string>{r.systems[0].name, r.systems[1].name});
     for (size_t o = 0; o < 2; ++o) {
       const sweep::DispatchTable& written = r.tables[o];
-      const sweep::DispatchObjective& read = t.objectives[o];
+      const serve::DispatchObjective& read = t.objectives[o];
       CHECK(read.objective == written.objective);
       REQUIRE(read.rules.size() == written.ranges.size());
       for (const sweep::DispatchRange& d : written.ranges) {
@@ -282,7 +282,7 @@ TEST_CASE("the dispatch table reads back: routes, curves the search evaluated, a
       }
     }
   }
-  const sweep::LoadedDispatchTable t = sweep::parse_dispatch_table(sweep::dispatch_yaml(r), "table");
+  const serve::LoadedDispatchTable t = serve::parse_dispatch_table(sweep::dispatch_yaml(r), "table");
   CHECK_THROWS_WITH_AS(t.route("time", 161), "dispatch table 'test': length 161 is outside its range 1..160", Error);
   CHECK_THROWS_WITH_AS(t.route("edp", 5), "dispatch table 'test' has no 'edp' objective", Error);
 
@@ -291,12 +291,12 @@ TEST_CASE("the dispatch table reads back: routes, curves the search evaluated, a
   const size_t at = gap.find("from: 1, to:");
   REQUIRE(at != std::string::npos);
   gap.replace(at, 7, "from: 2");
-  CHECK_THROWS_WITH_AS(sweep::parse_dispatch_table(gap, "gap.yaml"), doctest::Contains("ranges must be contiguous: expected from 1"), Error);
-  CHECK_THROWS_WITH_AS(sweep::parse_dispatch_table("name: x\nmodel: m\nstage: prefill\nprofile: default\nlengths: {start: 1, stop: 2}\n"
+  CHECK_THROWS_WITH_AS(serve::parse_dispatch_table(gap, "gap.yaml"), doctest::Contains("ranges must be contiguous: expected from 1"), Error);
+  CHECK_THROWS_WITH_AS(serve::parse_dispatch_table("name: x\nmodel: m\nstage: prefill\nprofile: default\nlengths: {start: 1, stop: 2}\n"
                                                    "systems: [{name: A, file: a}]\ndispatch: {time: {ranges: [{from: 1, to: 2, system: B}]}}\n",
                                                    "u.yaml"),
                        doctest::Contains("system 'B' is not listed under `systems`"), Error);
-  CHECK_THROWS_WITH_AS(sweep::parse_dispatch_table("name: x\nbogus: 1\n", "k.yaml"), doctest::Contains("unknown key 'bogus'"), Error);
+  CHECK_THROWS_WITH_AS(serve::parse_dispatch_table("name: x\nbogus: 1\n", "k.yaml"), doctest::Contains("unknown key 'bogus'"), Error);
 }
 
 TEST_CASE("a crossover's `precision:` reaches every point it runs, and is bounded at its key") {
@@ -316,6 +316,7 @@ TEST_CASE("a crossover's `precision:` reaches every point it runs, and is bounde
     CHECK(r.tables[0].curve_metrics[1][i] >= r.tables[0].curve_metrics[0][i]);
   }
   CHECK(error_of(std::string(kGood) + "precision: 0\n").find("precision") != std::string::npos);
-  CHECK(error_of(std::string(kGood) + "precision: 8\n").find("precision is set but not read: no system listed has") !=
+  CHECK(error_of(std::string(kGood) + "precision: 8\n").find("key 'precision' is set but not read by this crossover scenario (no system listed has a system with a unit "
+                  "that models precision") !=
         std::string::npos);
 }

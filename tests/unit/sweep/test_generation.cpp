@@ -7,7 +7,7 @@
 #include <string>
 
 #include "sim/core/error.hpp"
-#include "sim/sweep/run_generation.hpp"
+#include "sim/stages/generate/generate_stage.hpp"
 #include "sim/sweep/run_point.hpp"
 #include "tests/support/point.hpp"
 
@@ -37,7 +37,7 @@ TEST_CASE("generation: decode step t feeds one token against a KV cache of P + t
   CHECK(ends_with(prefill.source(), "prefill/20"));
   for (int64_t t = 1; t < 5; ++t) {
     const sweep::PointSpec step = sweep::generation_step(p, t);
-    CHECK(step.stage == "decode");
+    CHECK(step.stage == Stage::decode);
     CHECK(step.sequence_length == 20 + t - 1);
     const ir::Graph g = sweep::point_inputs(step).graph;
     INFO(g.source());
@@ -96,6 +96,6 @@ TEST_CASE(
 TEST_CASE("generation: a TVM graph file is still an error for stage generate") {
   sweep::PointSpec p = test::generate_point("gpt2", 16, 2, "cpu.yaml");
   p.model = "/tmp/some_graph.json";
-  p.fidelity = "event";
+  p.fidelity = Fidelity::event;
   CHECK_THROWS_WITH_AS(sweep::run_point(p), doctest::Contains("needs a built-in model"), Error);
 }

@@ -11,6 +11,8 @@
 #include "sim/core/params.hpp"
 #include "sim/sweep/crossover.hpp"
 #include "sim/sweep/scenario.hpp"
+#include "sim/point/pipeline.hpp"
+#include "sim/stages/stage_rows.hpp"
 #include "sim/sweep/tables.hpp"
 #include "tests/support/paths.hpp"
 #include "tests/support/scenario_text.hpp"
@@ -174,8 +176,8 @@ TEST_CASE("the scenario tables: every default parses, every key has a doc, point
   const sweep::PointSpec built_in_code;  // crossover points and tests build PointSpecs directly
   CHECK(p.stage == built_in_code.stage);
   CHECK(p.objective == built_in_code.objective);
-  CHECK(p.fidelity == "analytical");  // set by write(); the table's default is event
-  CHECK(built_in_code.fidelity == scenario_table_default("fidelity"));
+  CHECK(p.fidelity == Fidelity::analytical);  // set by write(); the table's default is event
+  CHECK(std::string(fidelity_name(built_in_code.fidelity)) == scenario_table_default("fidelity"));
   CHECK(built_in_code.profile == scenario_table_default("profile"));
 }
 

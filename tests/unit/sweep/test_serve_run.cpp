@@ -9,7 +9,7 @@
 #include "sim/core/error.hpp"
 #include "sim/results/hdf5_file.hpp"
 #include "sim/sweep/crossover.hpp"
-#include "sim/sweep/dispatch_table.hpp"
+#include "sim/serve/dispatch_table.hpp"
 #include "sim/sweep/run_point.hpp"
 #include "sim/sweep/scenario.hpp"
 #include "tests/support/paths.hpp"
@@ -92,7 +92,7 @@ TEST_CASE("serving: prompt-length dispatch sends each request where the crossove
                              s.path("xo.yaml"), s.dir);
   const std::string table_path =
       s.file("table.yaml", sweep::dispatch_yaml(sweep::run_crossover(xo)));
-  const sweep::LoadedDispatchTable table = sweep::load_dispatch_table(table_path);
+  const serve::LoadedDispatchTable table = serve::load_dispatch_table(table_path);
   REQUIRE(table.objectives.size() == 1);
   REQUIRE(table.objectives[0].rules.size() >= 2);  // the table distinguishes the systems
 
@@ -103,7 +103,7 @@ TEST_CASE("serving: prompt-length dispatch sends each request where the crossove
     rows += std::to_string(i) + "," + std::to_string(prompts[i]) + ",1\n";
   const sweep::PointRun run = sweep::run_point(
       only_point(s, serve_text(s, {"h100_sxm", "gpu_dota_b"}, rows,
-                               "dispatch: prompt_length\ndispatch_table: " + table_path +
+                               "dispatch: {policy: prompt_length, table: " + table_path + "}" +
                                    "\nbatching: {max_batch: 1}\n")));
   REQUIRE(run.result.requests.size() == prompts.size());
   const std::vector<std::string> names{"H100-SXM", "H100-SXM/DOTA-B"};
@@ -143,14 +143,12 @@ TEST_CASE("serving: a dispatch table that does not cover a prompt is an error na
       "metric_to: 2}\n");
   const std::string message =
       error_of(only_point(s, serve_text(s, {"h100_sxm"}, "0,50,1\n0.5,150,1\n",
-                                        "dispatch: prompt_length\ndispatch_table: " + table +
-                                            "\ndispatch_objective: time\n")));
+                                        "dispatch: {policy: prompt_length, table: " + table + ", objective: time}\n")));
   CHECK(message.find("covers prompts of 1..100 tokens; request 1 has 150") != std::string::npos);
   // A table whose system no replica runs.
   const std::string other =
       error_of(only_point(s, serve_text(s, {"gpu_dota_b"}, "0,50,1\n",
-                                        "dispatch: prompt_length\ndispatch_table: " + table +
-                                            "\ndispatch_objective: time\n")));
+                                        "dispatch: {policy: prompt_length, table: " + table + ", objective: time}\n")));
   CHECK(other.find("go to system 'H100-SXM', which no replica is (replicas: H100-SXM/DOTA-B)") !=
         std::string::npos);
 }

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "sim/core/error.hpp"
+#include "sim/serve/batching_continuous.hpp"
+#include "sim/serve/lengths.hpp"
 #include "sim/sweep/scenario.hpp"
 #include "tests/support/paths.hpp"
 #include "tests/support/scenario_text.hpp"
@@ -53,20 +55,23 @@ TEST_CASE(
           "slo: {ttft: 200 ms, tpot: 20 ms}\nsweep:\n  arrival_rate: [10 req/s, 20 req/s]\n")));
   REQUIRE(sc.points.size() == 2);
   const sweep::PointSpec& p = sc.points[1];
-  CHECK(p.stage == "serve");
-  CHECK(p.fidelity == "analytical");  // iterations are timed analytically
+  CHECK(p.stage == Stage::serve);
+  CHECK(p.fidelity == Fidelity::analytical);  // iterations are timed analytically
   REQUIRE(p.serve.replicas.size() == 2);
-  CHECK(p.serve.batching_of(0).max_batch == 16);
-  CHECK(p.serve.batching_of(1).max_batch == 4);  // the replica's own key
-  CHECK(p.serve.batching_of(1).token_budget == 256);
+  const auto batching = [&](size_t i) {
+    return dynamic_cast<const serve::ContinuousBatching&>(*p.serve.replicas.at(i).batching);
+  };
+  CHECK(batching(0).max_batch == 16);
+  CHECK(batching(1).max_batch == 4);  // the replica's own key
+  CHECK(batching(1).token_budget == 256);
   CHECK(p.serve.generated);
   CHECK(p.serve.generator.count == 50);
-  CHECK(p.serve.generator.prompt.distribution == "uniform");
-  CHECK(p.serve.generator.output.value == 4);
+  CHECK(dynamic_cast<const serve::UniformLengths*>(p.serve.generator.prompt.get()) != nullptr);
+  CHECK(dynamic_cast<const serve::FixedLengths&>(*p.serve.generator.output).value == 4);
   CHECK(sc.points[0].serve.arrival_rate_per_s == 10.0);
   CHECK(p.serve.arrival_rate_per_s == 20.0);
   CHECK(p.serve.slo_ttft == Time::ps(200'000'000'000));
-  CHECK(p.serve.dispatch == "round_robin");
+  CHECK(p.serve.dispatch_policy == "round_robin");
 }
 
 TEST_CASE("serve scenario: keys no serve point reads are errors at their line") {
@@ -81,9 +86,10 @@ TEST_CASE("serve scenario: keys no serve point reads are errors at their line") 
                       "requests:\n  count: 5\n  prompt: {distribution: fixed, value: 8, sigma: 1}\n"
                       "  output: {distribution: fixed, value: 4}\narrival_rate: 1 req/s\n");
   CHECK(extra_key.find("sigma: key 'sigma' is set but not read") != std::string::npos);
-  // The dispatch table without prompt-length dispatch.
-  CHECK(error_of(s, serve_text("dispatch_table: " + systems() + "gpu.yaml\n"))
-            .find("no point has stage: serve and dispatch: prompt_length") != std::string::npos);
+  // The dispatch table without prompt-length dispatch: prompt_length's key, unread here.
+  CHECK(error_of(s, serve_text("dispatch: {policy: round_robin, table: " + systems() + "gpu.yaml}\n"))
+            .find("key 'table' is set but not read by this scenario (the policy chosen beside it has no such "
+                  "key)") != std::string::npos);
   // Serving keys on a prefill point.
   CHECK(
       error_of(s, "model: gpt2\nsequence_length: 8\nsystem: " + systems() +
@@ -132,8 +138,7 @@ TEST_CASE("serve scenario: what a serve point needs and cannot have") {
   CHECK(error_of(s, serve_text("trace: " + trace + "\n")).find("give one of them") !=
         std::string::npos);
   CHECK(error_of(s, serve_text("", false)).find("give one of them") != std::string::npos);
-  CHECK(error_of(s, serve_text("dispatch: prompt_length\n"))
-            .find("dispatch prompt_length needs `dispatch_table`") != std::string::npos);
+  CHECK(error_of(s, serve_text("dispatch: prompt_length\n")).find("missing key 'table'") != std::string::npos);
   CHECK(error_of(s, serve_text("dispatch: fastest\n")).find("unknown dispatch policy 'fastest'") !=
         std::string::npos);
   std::string eager = serve_text("");

@@ -18,7 +18,7 @@
 #include "sim/results/hdf5_file.hpp"
 #include "sim/sweep/run_point.hpp"
 #include "sim/sweep/sweep_runner.hpp"
-#include "sim/sweep/validate.hpp"
+#include "sim/stages/stage.hpp"
 #include "tests/support/paths.hpp"
 #include "tests/support/point.hpp"
 #include "tests/support/scenario_text.hpp"
@@ -100,10 +100,10 @@ TEST_CASE("a point with an impossible system is reported failed, the others succ
   CHECK(r.failed == 1);
   const results::ResultsFile f = results::read_results(out);
   REQUIRE(f.points.size() == 3);
-  CHECK(f.points[0].summary.status == "ok");
-  CHECK(f.points[1].summary.status == "failed");
+  CHECK(f.points[0].summary.status == results::Status::ok);
+  CHECK(f.points[1].summary.status == results::Status::failed);
   CHECK(f.points[1].summary.error.find("cannot run on any unit of system 'PHU only'") != std::string::npos);
-  CHECK(f.points[2].summary.status == "ok");
+  CHECK(f.points[2].summary.status == results::Status::ok);
   for (const auto& p : {s, phu_only, out}) std::remove(p.c_str());
 }
 
@@ -151,14 +151,14 @@ TEST_CASE("a crashing worker is recorded, and --resume runs only what is not don
   CHECK(first.failed == 1);
   results::ResultsFile f = results::read_results(out);
   REQUIRE(f.points.size() == 4);
-  CHECK(f.points[2].summary.status == "failed");
+  CHECK(f.points[2].summary.status == results::Status::failed);
   CHECK(f.points[2].summary.error.find("worker crashed (signal 9") != std::string::npos);
   const auto second = sweep_file(s, out, 1, 1, true);
   CHECK(second.resumed == 3);
   CHECK(second.ran == 1);
   CHECK(second.failed == 0);
   f = results::read_results(out);
-  for (const auto& p : f.points) CHECK(p.summary.status == "ok");
+  for (const auto& p : f.points) CHECK(p.summary.status == results::Status::ok);
   std::remove(s.c_str());
   std::remove(out.c_str());
 }
@@ -194,7 +194,7 @@ TEST_CASE("a sweep killed mid-way loses no finished point, and --resume complete
   CHECK(r.err.find("resume: ") != std::string::npos);
   const results::ResultsFile f = results::read_results(out);
   CHECK(f.points.size() == 64);
-  for (const auto& p : f.points) CHECK(p.summary.status == "ok");
+  for (const auto& p : f.points) CHECK(p.summary.status == results::Status::ok);
   std::remove(s.c_str());
   std::remove(out.c_str());
 }
@@ -209,7 +209,7 @@ TEST_CASE("generation: time to first token, per-token latency and energy per tok
   const auto r = sweep::run_sweep(sweep::load_scenario(s), o);
   REQUIRE(r.summaries.size() == 1);
   const auto& g = r.summaries[0];
-  CHECK(g.status == "ok");
+  CHECK(g.status == results::Status::ok);
   CHECK(g.new_tokens == 8);
   CHECK(g.ttft_s > 0.0);
   CHECK(g.tpot_s > 0.0);
@@ -346,5 +346,5 @@ TEST_CASE("a model whose weights do not fit the device's memory is an error nami
     CHECK(msg.find("but 'hbm' holds 80000000000 B (80 GB)") != std::string::npos);
   }
   p.model = "llama-2-13b";  // 26 GB: fits
-  CHECK(sweep::run_point(p).result.summary.status == "ok");
+  CHECK(sweep::run_point(p).result.summary.status == results::Status::ok);
 }

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace lightcode::sweep {
+namespace lightcode::serve {
 
 struct DispatchRule {
   int64_t from = 0, to = 0;  // inclusive prompt lengths
@@ -41,4 +41,4 @@ struct LoadedDispatchTable {
 LoadedDispatchTable load_dispatch_table(const std::string& path);
 LoadedDispatchTable parse_dispatch_table(std::string_view text, const std::string& path);
 
-}  // namespace lightcode::sweep
+}  // namespace lightcode::serve

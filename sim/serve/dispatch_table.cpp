@@ -1,4 +1,4 @@
-#include "sim/sweep/dispatch_table.hpp"
+#include "sim/serve/dispatch_table.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include "sim/core/limits.hpp"
 #include "sim/opt/objective.hpp"
 
-namespace lightcode::sweep {
+namespace lightcode::serve {
 namespace {
 
 std::string unit_of(const std::string& objective) { return std::string(opt::objective_named(objective).unit); }
@@ -159,4 +159,4 @@ const DispatchRule& LoadedDispatchTable::route(const std::string& objective, int
   throw Error("dispatch table '" + name + "' has no '" + objective + "' objective");
 }
 
-}  // namespace lightcode::sweep
+}  // namespace lightcode::serve

@@ -1,4 +1,4 @@
-#include "sim/sweep/run_point.hpp"
+#include "sim/point/pipeline.hpp"
 
 #include <map>
 
@@ -15,8 +15,6 @@
 #include "sim/opt/stacked_graph.hpp"
 #include "sim/sched/analytical.hpp"
 #include "sim/sched/reported_cost.hpp"
-#include "sim/sweep/run_serving.hpp"
-#include "sim/sweep/run_generation.hpp"
 
 namespace lightcode::sweep {
 namespace {
@@ -155,7 +153,7 @@ PointInputs point_inputs(const PointSpec& point) {
   const hw::Profile& profile = hw::profile_named(point.profile);
   frontend::ModelRequest req;
   req.model = point.model;
-  req.stage = point.stage == "decode" ? frontend::Stage::decode : frontend::Stage::prefill;
+  req.stage = point.stage == Stage::decode ? frontend::Stage::decode : frontend::Stage::prefill;
   req.length = point.sequence_length;
   req.traced_length = point.traced_length;
   req.logits = frontend::logits_for(point.logits, profile.logits_for_every_token());
@@ -179,25 +177,6 @@ bool refused_for_precision(const ir::Node& op, const hw::System& system) {
   return false;
 }
 }  // namespace
-
-PointRun run_point(const PointSpec& point, const PointOptions& options) {
-  if (point.stage == "generate") return run_generation(point, options);
-  if (point.stage == "serve") return run_serving(point);
-  PlannedPoint planned = plan_point(point);
-  PointRun& run = planned.run;
-  const hw::System& system = planned.system;
-  if (point.fidelity == "event") {
-    run.result.summary.fidelity = "event";
-    const engine::EventResult event = engine::simulate(run.tasks, system, event_options(options), *planned.policy);
-    run.schedule = event.schedule;
-    fill_report(run.tasks, run.schedule, system, run.result, &event);
-    if (!options.trace_path.empty()) results::write_trace(options.trace_path, run.result, trace_transfers(event));
-  } else {
-    fill_report(run.tasks, run.schedule, system, run.result);
-    if (!options.trace_path.empty()) results::write_trace(options.trace_path, run.result, {});
-  }
-  return std::move(run);
-}
 
 PlannedPoint plan_point(const PointSpec& point) {
   const hw::Profile& profile = hw::profile_named(point.profile);
@@ -250,7 +229,7 @@ PlannedPoint plan_point(const PointSpec& point) {
   sum.id = point.id;
   sum.parameters = point.parameters;
   sum.model = point.model;
-  sum.stage = point.stage;
+  sum.stage = std::string(stage_name(point.stage));
   sum.sequence_length = point.sequence_length;
   sum.system = system.name();
   sum.objective = point.objective;
@@ -274,5 +253,13 @@ PlannedPoint plan_point(const PointSpec& point) {
   }
   return planned;
 }
+
+ConfigNode system_config(const std::string& file, const std::vector<std::pair<std::string, std::string>>& overrides) {
+  ConfigNode c = ConfigNode::load_file(file, "system file");
+  for (const auto& [path, value] : overrides) c = c.with_value(path, value, "sweep axis " + path);
+  return c;
+}
+
+ConfigNode system_config(const PointSpec& point) { return system_config(point.system, point.overrides); }
 
 }  // namespace lightcode::sweep

@@ -1,4 +1,4 @@
-#include "sim/sweep/run_generation.hpp"
+#include "sim/stages/generate/generate_stage.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -8,7 +8,10 @@
 
 #include "frontend/load_model.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/results/trace.hpp"
+#include "sim/stages/graph/graph_stage.hpp"
+#include "sim/stages/stage_rows.hpp"
 
 namespace lightcode::sweep {
 namespace {
@@ -98,10 +101,10 @@ void add_step_counts(results::PointSummary& sum, const results::PointSummary& st
 PointSpec generation_step(const PointSpec& point, int64_t step) {
   PointSpec s = point;
   if (step == 0) {
-    s.stage = "prefill";
+    s.stage = Stage::prefill;
     return s;
   }
-  s.stage = "decode";
+  s.stage = Stage::decode;
   // The cache holds the prompt and the tokens fed by the steps before: token t is fed at step t.
   s.sequence_length = point.sequence_length + step - 1;
   return s;
@@ -113,7 +116,7 @@ PointRun run_generation(const PointSpec& point, const PointOptions& options) {
                 point.model + "'");
   }
   if (point.new_tokens < 1) throw Error("stage generate needs `new_tokens` of at least 1");
-  const bool event = point.fidelity == "event";
+  const bool event = point.fidelity == Fidelity::event;
   PointRun run;
   run.tasks.subgraphs = 0;
   results::PointSummary sum;
@@ -163,6 +166,7 @@ PointRun run_generation(const PointSpec& point, const PointOptions& options) {
   }
   results::PointSummary& out = run.result.summary;
   out.stage = "generate";
+  out.parts = generate_stage().summary_parts;
   out.fidelity = event ? "event" : "analytical";
   out.analytical_makespan = analytical;
   out.new_tokens = point.new_tokens;
@@ -175,6 +179,43 @@ PointRun run_generation(const PointSpec& point, const PointOptions& options) {
                          event ? trace_transfers(measured) : std::vector<results::TraceTransfer>{});
   }
   return run;
+}
+
+namespace {
+
+const ParamTable& generate_table() {
+  static const ParamTable table{
+      "stage.generate",
+      "Stage generate: a prompt's prefill, then one decode step per further token.",
+      {rows::logits(), rows::precision(), rows::sequence_length(), rows::new_tokens(), rows::system(),
+       rows::fidelity(), rows::pareto(), rows::placement_evaluations()}};
+  return table;
+}
+
+void read_generate(const Params& p, PointSpec& s) {
+  if (frontend::is_graph_file(s.model)) {
+    p.at("model").fail("stage generate needs a built-in model (a TVM graph file is one traced stage)");
+  }
+  read_graph_keys(p, s);
+  s.new_tokens = p.count("new_tokens");
+  if (s.sequence_length + s.new_tokens > limits::kSequenceLength.value) {
+    p.at("new_tokens").fail("sequence_length + new_tokens = " + std::to_string(s.sequence_length + s.new_tokens) +
+                            " is above the limit of " + std::to_string(limits::kSequenceLength.value) + " (" +
+                            std::string(limits::kSequenceLength.name) + ")");
+  }
+}
+
+}  // namespace
+
+StageInfo generate_stage() {
+  return StageInfo{Stage::generate,
+                   "generate",
+                   "a prompt's prefill, then new_tokens - 1 decode steps (TTFT, TPOT, energy per token)",
+                   &generate_table(),
+                   results::kGraphFigures | results::kGenerationFigures | results::kPerTokenEnergy,
+                   read_generate,
+                   check_graph_inputs,
+                   run_generation};
 }
 
 }  // namespace lightcode::sweep

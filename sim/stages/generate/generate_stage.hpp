@@ -15,12 +15,16 @@
 // tpot_s = the mean decode step's, energy_per_token_pj = energy / T; nodes, photonic counts,
 // subgraphs and placements evaluated summed over the steps; lower_bound the steps' bounds
 // summed (a bound on the sum), gap the largest step's; split and pareto the prefill's.
-// A TVM graph model is an error (a traced graph is one stage).
+// A TVM graph model is an error (a traced graph is one stage). Keys: those of one graph per
+// step (graph_stage.hpp read_graph_keys) and new_tokens (required); sequence_length +
+// new_tokens within limits::kSequenceLength.
 #include <cstdint>
 
-#include "sim/sweep/run_point.hpp"
+#include "sim/stages/stage.hpp"
 
 namespace lightcode::sweep {
+
+StageInfo generate_stage();
 
 PointRun run_generation(const PointSpec& point, const PointOptions& options = {});
 

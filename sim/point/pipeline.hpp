@@ -1,0 +1,67 @@
+#pragma once
+// The point pipeline every stage runs on (sim/stages): a graph point's model and system loaded
+// (point_inputs), placed, expanded and scheduled analytically (plan_point), and its report
+// filled from a timeline (fill_report), with what only the event engine knows when it ran.
+// A stage's runner (prefill, decode, generate, serve) composes these.
+#include <string>
+#include <vector>
+
+#include "hw_models/system.hpp"
+#include "sim/core/config.hpp"
+#include "sim/engine/engine.hpp"
+#include "sim/opt/expand.hpp"
+#include "sim/point/point_spec.hpp"
+#include "sim/results/report.hpp"
+#include "sim/results/trace.hpp"
+#include "sim/sched/schedule.hpp"
+
+namespace lightcode::sweep {
+
+struct PointRun {
+  results::PointResult result;
+  opt::TaskGraph tasks;      // kept for listings, traces and the event engine
+  sched::Schedule schedule;  // analytical timeline
+};
+
+struct PointOptions {
+  engine::EngineOptions engine;  // event fidelity only
+  std::string trace_path;        // "" = none; Perfetto / Chrome JSON of the timeline
+};
+
+// The analytical part of a prefill or decode point: its graph placed, expanded and scheduled
+// analytically, and the summary's fields that follow from that (parameters, system, counts,
+// placement search, analytical makespan; fidelity "analytical"), with no report rows yet and
+// nothing timed on the engine. run_point() reports it or times it on the engine; generation
+// plans one per step. `policy` points into the registry.
+struct PlannedPoint {
+  PointRun run;
+  hw::System system;
+  const sched::SchedulingPolicy* policy = nullptr;
+};
+PlannedPoint plan_point(const PointSpec& point);
+
+// The engine options a point's event run uses: options.engine, recording every transfer when
+// a trace is asked for.
+engine::EngineOptions event_options(const PointOptions& options);
+// The transfers the engine recorded, as trace rows at absolute times (event.start added).
+std::vector<results::TraceTransfer> trace_transfers(const engine::EventResult& event);
+
+// The graph and the system a prefill or decode point runs: its model request (stage, length,
+// logits, precision) and its system with the sweep's overrides, under its profile.
+struct PointInputs {
+  ir::Graph graph;
+  hw::System system;
+};
+PointInputs point_inputs(const PointSpec& point);
+
+// Energy and unit statistics of a timeline over a task graph; `event` adds what only the
+// engine knows (links, memory profile, static power, conversion energy).
+void fill_report(const opt::TaskGraph& tasks, const sched::Schedule& schedule,
+                 const hw::System& system, results::PointResult& out,
+                 const engine::EventResult* event = nullptr);
+
+// The point's system config (its file) with its overrides applied.
+ConfigNode system_config(const std::string& file, const std::vector<std::pair<std::string, std::string>>& overrides);
+ConfigNode system_config(const PointSpec& point);
+
+}  // namespace lightcode::sweep

@@ -54,7 +54,7 @@ add_test(NAME layers:includes COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/check
 # tools/plot.py: a small sweep plotted end to end, plus synthetic results files (formats 1
 # and 2: PHU scaling facets, crossover brackets, failed points) and crossover tables (JSON).
 add_test(NAME tools:plot COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_plot.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR})
-# tools/lightcode_results.py: the pandas loader on synthetic format 1, 2 and 5 files.
+# tools/lightcode_results.py: the pandas loader on synthetic format 1, 2, 5 and 6 files.
 add_test(NAME tools:results_loader COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/python_test.sh
          ${CMAKE_SOURCE_DIR}/tests/tools/test_results_loader.py ${CMAKE_SOURCE_DIR})
 # tools/plot.py's serving plots (latency_cdf, serve_load, serve_queue) on synthetic format 5 files.

@@ -52,12 +52,14 @@ lightcode_unit_test(sc_stream
 add_test(NAME layers:includes COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/check_layers.sh ${CMAKE_SOURCE_DIR})
 
 # tools/plot.py: a small sweep plotted end to end, plus synthetic results files (formats 1
-# and 2: PHU scaling facets, crossover brackets, failed points) and crossover tables (JSON).
+# and 2: PHU scaling facets, crossover brackets, hardware comparison facets, Pareto axes,
+# failed points) and crossover tables (JSON).
 add_test(NAME tools:plot COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_plot.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR})
-# tools/lightcode_results.py: the pandas loader on synthetic format 1, 2 and 5 files.
+# tools/lightcode_results.py: the pandas loader on synthetic format 1, 2, 5 and 6 files.
 add_test(NAME tools:results_loader COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/python_test.sh
          ${CMAKE_SOURCE_DIR}/tests/tools/test_results_loader.py ${CMAKE_SOURCE_DIR})
-# tools/plot.py's serving plots (latency_cdf, serve_load, serve_queue) on synthetic format 5 files.
+# tools/plot.py's serving plots (latency_cdf, serve_load, serve_queue) on synthetic format 5
+# and 6 files: two systems, a long queue series (binned), prefill and serve points mixed.
 add_test(NAME tools:plot_serve COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/python_test.sh
          ${CMAKE_SOURCE_DIR}/tests/tools/test_plot_serve.py ${CMAKE_SOURCE_DIR})
 # They skip (exit 77) when /usr/bin/python3 ($LIGHTCODE_TEST_PYTHON) lacks h5py, matplotlib or pandas.

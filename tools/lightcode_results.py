@@ -3,7 +3,8 @@
 
 Library:
 
-  load_points(path)              pandas.DataFrame, one row per point of /summary in file order
+  load_points(path, stage=None)  pandas.DataFrame, one row per point of /summary in file order
+                                 (only the points of `stage` when given)
   load_tasks(path, point_id)     /points/<id>/tasks            as a DataFrame
   load_units(path, point_id)     /points/<id>/units            as a DataFrame
   load_energy(path, point_id)    /points/<id>/energy_breakdown as a DataFrame
@@ -25,14 +26,20 @@ summary's "dispatch"). Parameter columns are numeric where the file stores numbe
                      5 the tasks' `step`: 0 = prefill, t = decode step t of a stage generate
                      point, whose tasks table holds every step at absolute times; stage
                      serve's summary figures, requests .. preemptions, and a serve point's
-                     `requests` and `serve_series` tables)
+                     `requests` and `serve_series` tables; 6 as 5, but a summary field that
+                     does not apply to a point's stage is NaN, not 0: a serve point's
+                     sequence_length, nodes, ..., a prefill point's requests, ttft_p50_s, ...
+                     Such fields are float64 columns (NaN where they do not apply) and are
+                     read as stored; version 5 and earlier store 0 or "" there)
   format_version 1   every parameter is a string in the file; a column becomes int64 when
                      every value is an integer, float64 when every non-empty value is a
                      number (empty, i.e. missing, gives NaN, as version 2 stores it), else
                      it stays str
 
 A file without a root `format_version` attribute is read as version 1; a newer version is
-read like version 2 (the column types say what they hold).
+read like version 2 (the column types say what they hold). Choose points by their `stage`
+column (load_points(path, stage="serve")), never by a figure being 0 or NaN: a field that
+does not apply reads 0 in version 5 and NaN in version 6.
 
 Errors: FileNotFoundError for a missing file, ValueError naming the path for a file that is
 not a LightCode results file (not HDF5, or no compound /summary table with an "id" field),
@@ -251,10 +258,11 @@ def frame(columns):
                          for n, c in columns.items()})
 
 
-def load_points(path):
+def load_points(path, stage=None):
     """/summary of the results file at `path` as a DataFrame: one row per point in file
     order (a RangeIndex; the point id is the "id" column), strings decoded to str, parameter
-    columns renamed and typed as the module docstring says. Raises as open_results does."""
+    columns renamed and typed as the module docstring says; with `stage` ("prefill",
+    "serve", ...) only that stage's points, renumbered from 0. Raises as open_results does."""
     with open_results(path) as f:
         version = format_version(f)
         cols = read_columns(f["summary"])
@@ -265,7 +273,10 @@ def load_points(path):
             num = numeric_strings(c)
             c = num if num is not None else c
         out[renamed.get(n, n)] = c
-    return frame(out)
+    df = frame(out)
+    if stage is not None and "stage" in df.columns:
+        df = df[df["stage"] == stage].reset_index(drop=True)
+    return df
 
 
 def point_group(f, path, point_id):

@@ -11,6 +11,10 @@ sim/results/hdf5_file.hpp, in either format:
   version 5   as 2, plus energy_per_token_pj and stage serve's summary fields (requests ..
               preemptions; zero or "" on other stages' points) and, for a serve point
               (serve_point()), its `requests` and `serve_series` tables
+  version 6   as 5, but the numeric summary fields that do not apply to a point's stage are
+              float64 and NaN there (not_applicable()): a serve point's sequence_length and
+              nodes, another stage's energy_per_token_pj and serve figures (dispatch, a
+              string, stays "")
 
 Other strings: variable-length in /summary (fixed-width with fixed_strings=True, which the
 readers must accept too), fixed-width NUL-padded in the per-point tables; h5py reads both
@@ -39,6 +43,18 @@ SERVE_FIELDS = [("energy_per_token_pj", "<f8"), ("requests", "<i8"), ("replicas"
                 ("tpot_p99_s", "<f8"), ("latency_p50_s", "<f8"), ("latency_p90_s", "<f8"),
                 ("latency_p99_s", "<f8"), ("throughput_tokens_per_s", "<f8"),
                 ("goodput_requests_per_s", "<f8"), ("preemptions", "<i8")]
+
+
+# Format 6: the fields that do not apply to a stage (NaN there), the rest apply everywhere.
+MODEL_PASS_FIELDS = {"sequence_length", "nodes"}  # one model pass: not a serve point's
+SERVE_ONLY_FIELDS = {f for f, t in SERVE_FIELDS if t != "s"}  # serve figures, per token energy
+
+
+def not_applicable(field, stage):
+    """True when the summary field does not apply to a point of `stage` (format 6: NaN)."""
+    if stage == "serve":
+        return field in MODEL_PASS_FIELDS
+    return field in SERVE_ONLY_FIELDS
 
 
 def point(system, seq, makespan_s, energy_pj, params=None, status="ok", error="",
@@ -92,7 +108,9 @@ def summary_array(points, version, fixed_strings):
     names = parameter_names(points)
     kinds = {n: param_kind([p["params"].get(n) for p in points], version) for n in names}
     serve_fields = SERVE_FIELDS if version >= 5 else []
-    dtype = [(f, s if t == "s" else t) for f, t in SUMMARY_FIELDS + serve_fields]
+    nan_fields = MODEL_PASS_FIELDS | SERVE_ONLY_FIELDS if version >= 6 else set()
+    dtype = [(f, s if t == "s" else "<f8" if f in nan_fields else t)
+             for f, t in SUMMARY_FIELDS + serve_fields]
     dtype += [("param." + n, {"int": "<i8", "float": "<f8", "str": s}[kinds[n]]) for n in names]
     rows = []
     for i, p in enumerate(points):
@@ -103,6 +121,9 @@ def summary_array(points, version, fixed_strings):
                1108)
         row += tuple(enc(p["serve"].get(f, "")) if t == "s" else p["serve"].get(f, 0)
                      for f, t in serve_fields)
+        if nan_fields:
+            row = tuple(math.nan if f in nan_fields and not_applicable(f, p["stage"]) else v
+                        for (f, _), v in zip(SUMMARY_FIELDS + serve_fields, row))
         cells = [param_cell(p["params"].get(n), kinds[n]) for n in names]
         row += tuple(enc(c) if kinds[n] == "str" else c for n, c in zip(names, cells))
         rows.append(row)
@@ -199,8 +220,9 @@ def ps(seconds):
     return int(round(seconds * 1e12))
 
 
-def serve_run(policy, rate, n, replicas, seed):
-    """The requests (REQUEST_DTYPE) and serve_series (SERVE_SAMPLE_DTYPE) of one run."""
+def serve_run(policy, rate, n, replicas, seed, speed=1.0):
+    """The requests (REQUEST_DTYPE) and serve_series (SERVE_SAMPLE_DTYPE) of one run on
+    replicas `speed` times as fast as the model's (prefill and token times divided by it)."""
     slots = [[0] * BATCH for _ in range(replicas)]  # heaps of the times (ps) slots free up
     dispatched = [[] for _ in range(replicas)]  # (finish ps, tokens) per replica
     rows, events = [], [[] for _ in range(replicas)]
@@ -210,8 +232,8 @@ def serve_run(policy, rate, n, replicas, seed):
         r = choose_replica(policy, i, prompt, outstanding, replicas)
         start = max(arrival, heapq.heappop(slots[r]))
         running = sum(1 for free in slots[r] if free > start)
-        first_token = start + ps(PREFILL_S * prompt + TPOT_S)
-        tpot = TPOT_S * (1 + TPOT_LOAD * running)
+        first_token = start + ps((PREFILL_S * prompt + TPOT_S) / speed)
+        tpot = TPOT_S / speed * (1 + TPOT_LOAD * running)
         finish = first_token + ps(tpot * (output - 1))
         heapq.heappush(slots[r], finish)
         dispatched[r].append((finish, prompt + output))
@@ -239,12 +261,13 @@ def nearest_rank(values, p):
 
 
 def serve_point(dispatch, rate, system="H100", model="llama-2-7b", params=None, n=200,
-                replicas=2, seed=SERVE_SEED):
+                replicas=2, seed=SERVE_SEED, speed=1.0):
     """A serve point: n requests at `rate` per second on `replicas` replicas dispatched by
-    `dispatch`, run through the synthetic serving model, its summary figures derived from
-    its requests as the simulator derives them (but `iterations`, a stand-in: the model has
-    no iterations). `params` default: dispatch and arrival_rate."""
-    requests, series = serve_run(dispatch, rate, n, replicas, seed)
+    `dispatch`, run through the synthetic serving model (`speed` as in serve_run: another
+    system), its summary figures derived from its requests as the simulator derives them
+    (but `iterations`, a stand-in: the model has no iterations). `params` default: dispatch
+    and arrival_rate."""
+    requests, series = serve_run(dispatch, rate, n, replicas, seed, speed)
     run_s = int(requests["finish_ps"].max()) / 1e12
     tokens = int(requests["output_tokens"].sum())
     energy = 1e12 * (STATIC_W * replicas * run_s + OUTPUT_J * tokens

@@ -4,7 +4,8 @@
 # plotted; the hardware comparison, crossover, Gantt and energy PNGs must exist, be larger
 # than 10 KB and carry the PNG signature, no point failed (exit 0, no failures.csv). Then the
 # synthetic-file checks (tests/tools/test_plot_synthetic.py: format 1 and 2 files, PHU scaling
-# facets, crossover brackets, crossover tables (JSON), failed points, error exits).
+# facets, crossover brackets, hardware comparison facets, Pareto axes, crossover tables (JSON),
+# failed points, error exits).
 # Usage: test_plot.sh <lightcode binary> <source dir>
 # Skips (exit 77, ctest's SKIP_RETURN_CODE) when /usr/bin/python3 ($LIGHTCODE_TEST_PYTHON if set)
 # cannot import h5py and matplotlib.

@@ -1,5 +1,7 @@
 #!/usr/bin/python3
 """tools/plot.py on synthetic results files and dispatch tables written here (h5py, json).
+plot.py's main runs in this process (run(): each figure inspected through main's on_figure
+before it is saved; no interpreter start-up per run), the command itself once (--help).
 
   1. format 1 PHU sweep (string parameters) with one failed point: exit 3, failures.csv
      holds the failed id, its parameters and its error (CSV-quoted), stderr lists it, and
@@ -7,28 +9,37 @@
   2. format 2 PHU sweep (int64 / float64 / string parameters, NaN where missing) over
      2 systems x 2 objectives: exit 0, phu_scaling.png with one row of panels per
      (system, objective): 4 facets, 8 axes (checked in the figure itself and in the
-     "phu scaling:" line);
+     "phu scaling:" line); its 40 bars make no hardware comparison, the output names
+     phu_scaling.png instead;
   3. two systems over four sequence lengths that cross, as format 1 with fixed-width strings
      and no format_version, and as format 2: the crossover is reported as a bracket between
-     the probed lengths ("between 64 and 256"), not an interpolated point; a stale
-     failures.csv is removed;
-  4. a crossover dispatch table (JSON) with curves: crossover_<objective>.png per objective
+     the probed lengths ("between 64 and 256"), not an interpolated point; 8 bars are grouped
+     bars; a stale failures.csv is removed;
+  4. hardware comparison of 18 bars (3 systems x 6 configurations, no cores axis): small
+     multiples, one row per configuration, one bar per system holding its makespan; 27 bars
+     over 9 configurations: skipped, the note names crossover.png;
+  5. a crossover dispatch table (JSON) with curves: crossover_<objective>.png per objective
      with curves, the vertical lines in the figure at exactly the table's switch lengths,
      "crossover <objective>: switches at ..." printed; an objective without curves skipped;
-  5. errors: a missing file, an HDF5 file without /summary, an unknown --point, a file
+  6. errors: a missing file, an HDF5 file without /summary, an unknown --point, a file
      that is not JSON and a JSON that is no dispatch table exit 2; --help explains the plots,
      failures.csv and exit status 3;
-  6. energy categories: a breakdown with a device-built PHU's laser / modulation / detection
+  7. energy categories: a breakdown with a device-built PHU's laser / modulation / detection
      rows and a category plot.py has never seen: the energy chart's legend lists every one,
-     the known ones in plot.py's order and the unseen one after them.
+     the known ones in plot.py's order and the unseen one after them;
+  8. Pareto fronts 0.27 % apart in energy: each panel's energy axis spans >= 2 % of the
+     front's minimum (the front < 20 % of the height), the spreads in the titles and printed,
+     "% above min" on secondary axes, one legend outside every panel.
 
 Usage: test_plot_synthetic.py [SOURCE_DIR]   (default: two levels above this file)
 Exits 77 (ctest: skipped) with a SKIP message when h5py or matplotlib is missing.
 """
 import csv
+import importlib
 import importlib.util
 import io
 import json
+import math
 import os
 import re
 import shutil
@@ -68,18 +79,32 @@ def check_png(path, min_bytes=10 * 1024):
           "%s exists, %d bytes > %d, PNG signature" % (os.path.basename(path), size, min_bytes))
 
 
-def run(*args):
+def run_script(*args):
+    """tools/plot.py as a command (a process of its own): the CompletedProcess."""
     p = subprocess.run([sys.executable, PLOT] + list(args), capture_output=True, text=True)
     sys.stdout.write("".join("    | %s\n" % l for l in (p.stdout + p.stderr).splitlines()))
     return p
 
 
 def plot_module():
-    """tools/plot.py loaded as a module (a fresh one each call)."""
+    """tools/plot.py loaded as a module (a fresh one each call; the lightcode_plot package
+    it imports keeps no state between calls)."""
     spec = importlib.util.spec_from_file_location("lc_plot_under_test", PLOT)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def plot_package(name):
+    """A module of tools/lightcode_plot (the package beside tools/plot.py)."""
+    plot_module()  # puts tools/ on the import path
+    return importlib.import_module("lightcode_plot." + name)
+
+
+def main_axes(fig):
+    """The figure's axes, less any secondary axes (they read the same data in other units;
+    matplotlib 3.6 keeps them as child axes, later versions may list them too)."""
+    return [ax for ax in fig.axes if type(ax).__name__ != "SecondaryAxis"]
 
 
 def figure_facts(fig):
@@ -92,21 +117,39 @@ def figure_facts(fig):
     return len(fig.axes), vlines, labels
 
 
-def figures(*args, inspect=figure_facts):
-    """Runs plot.py's main in this process with `save` spied on: {file name: inspect(the
-    figure)} (figure_facts by default), plus the exit status."""
+class Run(dict):
+    """One plot.py run: {file name: inspect(the figure)} of the figures it saved, with
+    `returncode` (also `status`), `stdout` and `stderr` as subprocess.run gives them."""
+
+
+def run(*args, inspect=None):
+    """plot.py's main run in this process (no interpreter and matplotlib start-up per run:
+    the tests stay fast), each figure seen before it is saved through main's on_figure and
+    kept as inspect(figure) when `inspect` is given. argparse's exits (--help) give their
+    code."""
     mod = plot_module()
-    seen = {}
-    real_save = mod.save
+    seen = Run()
+    out, err = io.StringIO(), io.StringIO()
+    hook = (lambda name, fig: seen.__setitem__(name, inspect(fig))) if inspect else None
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            code = mod.main(list(args), on_figure=hook)
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else 1
+    seen.returncode = seen.status = code
+    seen.stdout, seen.stderr = out.getvalue(), err.getvalue()
+    sys.stdout.write("".join("    | %s\n" % l for l in (seen.stdout + seen.stderr).splitlines()))
+    return seen
 
-    def spy(fig, out_dir, name, written):
-        seen[name] = inspect(fig)
-        real_save(fig, out_dir, name, written)
 
-    mod.save = spy
-    with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
-        status = mod.main(list(args))
-    return seen, status
+def figures(*args, inspect=figure_facts):
+    """run() keeping figure_facts (or `inspect`) of every figure."""
+    return run(*args, inspect=inspect)
+
+
+def finite_limits(fig):
+    """True when every axes' x and y limits are finite numbers (no NaN reached an axis)."""
+    return all(math.isfinite(v) for ax in fig.axes for v in ax.get_xlim() + ax.get_ylim())
 
 
 def phu_points(systems, objectives, typed):
@@ -160,16 +203,19 @@ def case_v2_facets(tmp):
         check(dt["param.phu.cores"] == np.int64 and dt["param.phu.clock_ghz"] == np.float64,
               "synthetic format 2: int64 and float64 parameter columns")
     out = os.path.join(tmp, "phu_v2_plots")
-    p = run(h5, "--out", out)
+    p = figures(h5, "--out", out)
     check(p.returncode == 0, "format 2 PHU sweep: exit 0 (got %d)" % p.returncode)
     check_png(os.path.join(out, "phu_scaling.png"), min_bytes=40 * 1024)
     m = re.search(r"phu scaling: (\d+) facets? .* = (\d+) axes", p.stdout)
     check(m is not None and m.group(1) == "4" and int(m.group(2)) >= 4,
           "2 systems x 2 objectives: 4 facets, >= 4 axes reported")
     check(not os.path.exists(os.path.join(out, "failures.csv")), "no failures, no failures.csv")
-    seen, status = figures(h5, "--out", os.path.join(tmp, "phu_v2_spy"))
+    seen = p
     n_axes = seen.get("phu_scaling.png", (0, []))[0]
-    check(status == 0 and n_axes == 8, "the figure has 4 x 2 = 8 axes (got %d)" % n_axes)
+    check(seen.status == 0 and n_axes == 8, "the figure has 4 x 2 = 8 axes (got %d)" % n_axes)
+    check("skip: hardware_comparison.png: 40 bars (> 12): skipped in favour of phu_scaling.png"
+          in seen.stdout and "hardware_comparison.png" not in seen,
+          "40 bars and a cores axis: no bar forest, the output names phu_scaling.png instead")
 
 
 def crossing_points():
@@ -198,12 +244,13 @@ def case_crossover_h5(tmp):
               "%s: the makespan switch is reported as the bracket of probed lengths" % tag)
         check("≈" not in p.stdout and "~" not in p.stdout, "%s: no interpolated length" % tag)
         check("skip: phu_scaling.png" in p.stdout, "%s: no cores column: PHU scaling skipped" % tag)
+        check("hardware comparison: 8 bars (2 systems x 4 configurations)" in p.stdout,
+              "%s: 8 bars: grouped bars" % tag)
         check(not os.path.exists(os.path.join(out, "failures.csv")),
               "%s: a stale failures.csv is removed" % tag)
-    p = run(os.path.join(tmp, "cross_v1.h5"))  # default output directory
-    check(p.returncode == 0 and os.path.isfile(os.path.join(tmp, "cross_v1_plots",
-                                                            "crossover.png")),
-          "default --out is <stem>_plots beside the file")
+    cli = plot_package("cli")  # (case_crossover_json runs main without --out)
+    check(cli.output_dir(os.path.join(tmp, "cross_v1.h5"), None)
+          == os.path.join(tmp, "cross_v1_plots"), "default --out is <stem>_plots beside the file")
 
 
 def dispatch_table():
@@ -237,10 +284,58 @@ def dispatch_table():
             "thresholds": {"system": {"name": "CPU/PHU"}}}
 
 
+def bar_facts(fig):
+    """Per axes: (title, bar lengths: heights of vertical bars, widths of horizontal ones,
+    tick labels of the category axis, x label)."""
+    out = []
+    for ax in fig.axes:
+        bars = [p for p in ax.patches if type(p).__name__ == "Rectangle"]
+        horizontal = bool(bars) and all(b.get_height() == bars[0].get_height() for b in bars) \
+            and len({b.get_x() for b in bars}) == 1
+        out.append((ax.get_title(), [b.get_width() if horizontal else b.get_height()
+                                     for b in bars],
+                    [t.get_text() for t in (ax.get_yticklabels() if horizontal
+                                            else ax.get_xticklabels())], ax.get_xlabel()))
+    return out
+
+
+def case_hardware_facets(tmp):
+    """More than 12 bars: small multiples, one row per configuration (no cores axis), or a
+    note naming crossover.png when there are more than 8 configurations."""
+    systems = {"CPU": 3.0, "CPU/PHU": 0.2, "GPU": 0.004}
+    points = [point(sy, seq, t * seq / 64, 1e9 * seq * (1 + i), objective=obj)
+              for seq in (64, 256) for obj in ("time", "energy", "edp")
+              for i, (sy, t) in enumerate(systems.items())]
+    h5 = write_results(os.path.join(tmp, "bars18.h5"), points, version=2)
+    seen = figures(h5, "--out", os.path.join(tmp, "bars18_plots"), inspect=bar_facts)
+    facets = seen.get("hardware_comparison.png") or []
+    check(seen.status == 0 and len(facets) == 12 and "hardware comparison: 18 bars (> 12): "
+          "6 facets, one per sequence length [tokens] / objective" in seen.stdout,
+          "18 bars: 6 configurations x (makespan, energy) = 12 panels (got %d)" % len(facets))
+    want = {}  # (seq, objective) -> makespans in system order, in the panel's unit
+    for p in points:
+        want.setdefault((p["seq"], p["objective"]), []).append(p["makespan_s"])
+    for title, lengths, ticks, xlabel in facets[0::2]:
+        key = next(k for k in want if "seq=%d, objective=%s" % k in title)
+        unit = {"s": 1.0, "ms": 1e-3}[xlabel.split("[")[1].split("]")[0]]
+        check(ticks == list(systems) and all(abs(a * unit - b) <= 1e-9 * b
+                                             for a, b in zip(lengths, want[key])),
+              "%s: one bar per system, the makespans as stored" % title)
+    many = [point(sy, seq, t * seq / 64, 1e9 * seq) for seq in (16, 32, 64, 128, 256, 512,
+                                                                1024, 2048, 4096)
+            for sy, t in systems.items()]
+    h5 = write_results(os.path.join(tmp, "bars27.h5"), many, version=2)
+    seen = figures(h5, "--out", os.path.join(tmp, "bars27_plots"), inspect=bar_facts)
+    check("hardware_comparison.png" not in seen and "crossover.png" in seen
+          and "skip: hardware_comparison.png: 3 systems x 9 configurations" in seen.stdout
+          and "crossover.png compares systems" in seen.stdout,
+          "27 bars over 9 configurations: skipped, the note names crossover.png")
+
+
 def case_crossover_json(tmp):
     path = os.path.join(tmp, "crossover.json")
     json.dump(dispatch_table(), open(path, "w"), indent=1)
-    p = run(path)  # default output folder beside the file
+    p = figures(path)  # default output folder beside the file
     out = os.path.join(tmp, "crossover_plots")
     check(p.returncode == 0, "crossover JSON: exit 0 (got %d)" % p.returncode)
     check_png(os.path.join(out, "crossover_energy.png"))
@@ -249,7 +344,7 @@ def case_crossover_json(tmp):
     check("crossover time: switches at 17, 300" in p.stdout, "time: switches at 17, 300 printed")
     check("skip: crossover_edp.png" in p.stdout and "crossover edp: no switch" in p.stdout,
           "edp without curves: figure skipped, its (lack of a) switch still printed")
-    seen, status = figures(path, "--out", os.path.join(tmp, "crossover_spy"))
+    seen = p
     for name, want in (("crossover_energy.png", [54.0]), ("crossover_time.png", [17.0, 300.0])):
         got = seen.get(name, (0, None))[1]
         check(got == want, "%s: vertical lines at the table's switch lengths %s (got %s)" % (
@@ -275,7 +370,7 @@ def case_errors(tmp):
     p = run(other)
     check(p.returncode == 2 and "not a LightCode crossover table" in p.stderr,
           "JSON without a dispatch object: exit 2")
-    p = run("--help")
+    p = run_script("--help")  # the entry point as a command
     check(p.returncode == 0 and "phu_scaling.png" in p.stdout and "failures.csv" in p.stdout
           and "crossover_<objective>.png" in p.stdout and "3 some sweep points failed" in p.stdout,
           "--help explains the plots, failures.csv and exit status 3")
@@ -292,38 +387,78 @@ def case_energy_categories(tmp):
             [(b"gpu", b"compute", 3e9), (b"phu", b"laser", 1e9), (b"phu", b"modulation", 5e8),
              (b"phu", b"detection", 7e8), (b"phu", b"memory", 2e8), (b"phu", b"ring_tuning", 1e8),
              (b"phu", b"static", 3e8), (b"sram->phu", b"data_movement", 2e8)], dtype=dt))
-    seen, status = figures(h5, "--out", os.path.join(tmp, "energy_cats_plots"))
+    seen = figures(h5, "--out", os.path.join(tmp, "energy_cats_plots"))
     labels = seen.get("energy_p0000.png", (0, [], []))[2]
     want = ["compute", "laser", "modulation", "detection", "data_movement", "memory", "static",
             "ring_tuning"]
-    check(status == 0 and labels == want,
+    check(seen.status == 0 and labels == want,
           "energy chart legend: every category, unseen last (got %s)" % labels)
     check_png(os.path.join(tmp, "energy_cats_plots", "energy_p0000.png"))
 
 
+def pareto_facts(fig):
+    """Per main axes: (y limits, the front's energies as drawn, the title), the figure
+    legend's labels and whether that legend lies outside every panel."""
+    panels = []
+    for ax in main_axes(fig):
+        if not ax.get_visible():
+            continue
+        front = [l for l in ax.lines if len(l.get_ydata()) > 1]
+        panels.append((ax.get_ylim(), [float(y) for y in front[0].get_ydata()] if front else [],
+                       ax.get_title()))
+    labels, outside = [], True
+    fig.canvas.draw()
+    for leg in fig.legends:
+        labels += [t.get_text() for t in leg.get_texts()]
+        box = leg.get_window_extent()
+        outside &= not any(box.overlaps(ax.get_window_extent()) for ax in main_axes(fig))
+    return {"panels": panels, "legend": labels, "outside": outside,
+            "secondary": sum(len(ax.child_axes) for ax in fig.axes),
+            "finite": finite_limits(fig)}
+
+
 def case_pareto(tmp):
+    """Fronts 0.27 % apart in energy: the panel must not blow that up to its full height."""
     points = [point("CPU/PHU", 150, 0.1069, 4.66e10, {"objective": "time"}),
               point("CPU/PHU", 150, 0.1395, 4.648e10, {"objective": "energy"})]
     h5 = write_results(os.path.join(tmp, "pareto.h5"), points, version=2)
-    seen, status = figures(h5, "--out", os.path.join(tmp, "pareto_none"))
+    seen = figures(h5, "--out", os.path.join(tmp, "pareto_none"))
     check("pareto.png" not in seen, "no /points/<id>/pareto table: no Pareto chart")
     with h5py.File(h5, "r+") as f:
         dt = np.dtype([("makespan_ps", "<i8"), ("energy_pj", "<f8"), ("origin", "S24")])
-        front = np.array([(106898529854, 4.6605e10, b"sum:time"), (112590424101, 4.6484e10, b"heft:time"),
+        front = np.array([(106898529854, 4.6605e10, b"sum:time"),
+                          (112590424101, 4.6484e10, b"heft:time"),
                           (139450683441, 4.6478e10, b"sum:energy+P*time")], dtype=dt)
         for pid in ("p0000", "p0001"):
             f["points/%s" % pid].create_dataset("pareto", data=front)
-    seen, status = figures(h5, "--out", os.path.join(tmp, "pareto_plots"))
-    axes, _, labels = seen.get("pareto.png", (0, [], []))
-    check(status == 0 and axes == 2, "a Pareto panel per point with a front (got %d axes)" % axes)
-    check(labels == ["front (3)", "answer (time)"],
-          "the panel shows the front's size and rings the point's answer (got %s)" % labels)
+    seen = figures(h5, "--out", os.path.join(tmp, "pareto_plots"), inspect=pareto_facts)
+    facts = seen.get("pareto.png")
+    check(seen.status == 0 and facts is not None and len(facts["panels"]) == 2,
+          "a Pareto panel per point with a front")
+    if facts is None:
+        return
+    for (lo, hi), ys, title in facts["panels"]:
+        data_share = (max(ys) - min(ys)) / (hi - lo) if ys and hi > lo else 1.0
+        check(lo < min(ys) and (hi - lo) / min(ys) >= 0.02 and data_share < 0.2,
+              "energy 0.27 %% apart: the axis spans >= 2 %% of the minimum, the front %.0f %% "
+              "of the panel height (limits %.5g .. %.5g)" % (100 * data_share, lo, hi))
+        check("3 placements" in title and "energy 0.27 %" in title,
+              "the title gives the front's size and its energy spread (%r)" % title)
+    check(facts["legend"] == ["non-dominated placements (the front)",
+                              "the point's reported answer (its objective)"]
+          and facts["outside"], "one legend for the figure, outside every panel (%s)" %
+          facts["legend"])
+    check(facts["secondary"] == 4 and facts["finite"],
+          "each panel reads %% above the minimum on its far sides (%d secondary axes)" %
+          facts["secondary"])
+    check("pareto p0000: 3 placements, makespan spread 30.5 %, energy spread 0.273 %"
+          in seen.stdout, "the spreads are printed")
     check_png(os.path.join(tmp, "pareto_plots", "pareto.png"))
 
 
 def main():
-    return run_cases((case_failed_point, case_v2_facets, case_crossover_h5, case_crossover_json,
-                      case_errors, case_energy_categories, case_pareto),
+    return run_cases((case_failed_point, case_v2_facets, case_crossover_h5, case_hardware_facets,
+                      case_crossover_json, case_errors, case_energy_categories, case_pareto),
                      "lc_plot_synth_", "synthetic plot")
 
 

@@ -14,7 +14,9 @@
   5. the command line prints the points table (exit 0) and exits 2 on a bad file;
   6. format 5 (stage serve): the serve summary columns, load_requests and load_serve_series
      give back exactly the tables written (values and dtypes, int32 replica), a failed serve
-     point's are empty, a prefill point has none (KeyError); leading_number reads "20 req/s".
+     point's are empty, a prefill point has none (KeyError); leading_number reads "20 req/s";
+  7. format 6 (NaN where a summary field does not apply to the point's stage): float64
+     columns, NaN exactly there, load_points(stage=...) selects a stage, the CLI prints it.
 
 Usage: test_results_loader.py [SOURCE_DIR]   (default: two levels above this file)
 Exits 77 (ctest: skipped) with a SKIP message when h5py or pandas is missing
@@ -206,15 +208,22 @@ def same_table(df, array):
                     for n in names))
 
 
-def case_serve(tmp):
-    points = [serve_point(d, rate, n=60) for d in ("round_robin", "prompt_length")
-              for rate in (5, 20)]
+def stage_mix(tmp, name, version, rates, n):
+    """Serve points (round_robin, then prompt_length, at each of `rates`, n requests each), a
+    prefill point and a failed serve point, written in format `version`: (path, points)."""
+    points = [serve_point(d, rate, n=n) for d in ("round_robin", "prompt_length")
+              for rate in rates]
     points.append(point("H100", 128, 0.01, 1e9, {"dispatch": "round_robin", "arrival_rate": 5}))
     points.append(point("H100", 0, 0.0, 0.0, {"dispatch": "prompt_length", "arrival_rate": 40},
                         status="failed", error="synthetic failure", stage="serve"))
-    path = write_results(os.path.join(tmp, "serve_v5.h5"), points, version=5)
+    path = write_results(os.path.join(tmp, name), points, version=version)
     with lr.open_results(path) as f:
-        check(lr.format_version(f) == 5, "v5: format_version 5")
+        check(lr.format_version(f) == version, "v%d: format_version %d" % (version, version))
+    return path, points
+
+
+def case_serve(tmp):
+    path, points = stage_mix(tmp, "serve_v5.h5", 5, (5, 20), 60)
     df = lr.load_points(path)
     check(list(df["stage"]) == ["serve"] * 4 + ["prefill", "serve"]
           and list(df["dispatch"]) == ["round_robin"] * 2 + ["prompt_length"] * 2 + ["", ""]
@@ -254,6 +263,40 @@ def case_serve(tmp):
           and "first_token_ps" in p.stdout.splitlines()[0], "CLI --table requests")
 
 
+def case_v6(tmp):
+    """Format 6: the fields that do not apply to a point's stage are float64 NaN; the loader
+    reads them as stored, selects by stage, and the CLI prints them."""
+    path, points = stage_mix(tmp, "mixed_v6.h5", 6, (5,), 30)
+    df = lr.load_points(path)
+    seq, req = df["sequence_length"], df["requests"]
+    check(seq.dtype == np.float64 and req.dtype == np.float64 and df["nodes"].dtype ==
+          np.float64, "v6: the fields that may not apply are float64")
+    check(seq.isna().tolist() == [True, True, False, True] and seq.iloc[2] == 128
+          and req.isna().tolist() == [False, False, True, False] and req.iloc[0] == 30
+          and math.isnan(df["energy_per_token_pj"].iloc[2])
+          and math.isnan(df["latency_p99_s"].iloc[2]) and df["dispatch"].iloc[2] == "",
+          "v6: NaN exactly where a field does not apply to the point's stage")
+    p = points[1]
+    check(all(df[f].iloc[1] == p["serve"][f] for f in ("latency_p99_s", "replicas",
+                                                       "output_tokens", "preemptions")),
+          "v6: a serve point's figures read back (integers as float64)")
+    serve = lr.load_points(path, stage="serve")
+    prefill = lr.load_points(path, stage="prefill")
+    check(list(serve["id"]) == ["p0000", "p0001", "p0003"] and list(serve.index) == [0, 1, 2]
+          and list(prefill["id"]) == ["p0002"] and prefill["sequence_length"].notna().all()
+          and serve["sequence_length"].isna().all() and len(lr.load_points(path, "decode")) == 0,
+          "load_points(stage=): a stage's points, renumbered; none of another stage")
+    check(lr.number(df["requests"].iloc[2]) is None and lr.number(df["requests"].iloc[0]) == 30,
+          "number(): NaN (a field that does not apply) is None")
+    v5 = lr.load_points(write_results(os.path.join(tmp, "mixed_v5.h5"), points, version=5))
+    check(v5["sequence_length"].dtype == np.int64 and v5["sequence_length"].iloc[0] == 0
+          and v5["requests"].iloc[2] == 0, "v5 of the same points: 0 where v6 has NaN")
+    cli = os.path.join(SRC, "tools", "lightcode_results.py")
+    p = subprocess.run([sys.executable, cli, path], capture_output=True, text=True)
+    check(p.returncode == 0 and len(p.stdout.splitlines()) == 5 and "NaN" in p.stdout,
+          "CLI prints a v6 file, NaN where a field does not apply")
+
+
 def main():
     print("pandas %s, h5py %s" % (pd.__version__, h5py.__version__))
     tmp = tempfile.mkdtemp(prefix="lc_loader_")
@@ -264,6 +307,7 @@ def main():
         other = case_errors(tmp)
         case_cli(tmp, other)
         case_serve(tmp)
+        case_v6(tmp)
     except Exception as e:  # a crash is a failure, with the files kept for a look
         check(False, "raised %s: %s" % (type(e).__name__, e))
     if failures:

@@ -1,7 +1,13 @@
 #pragma once
 // The results file (DESIGN.md, "Results file (HDF5)"): one HDF5 file per scenario.
 //   /                 attributes format_version (int64), tool_version, scenario (the YAML
-//                     text), created (ISO-8601 UTC, "2024-01-31T12:00:00Z")
+//                     text), created (ISO-8601 UTC, "2024-01-31T12:00:00Z"); where recorded,
+//                     scenario_name and scenario_digest (SHA-256, hexadecimal: of the scenario
+//                     text, its command-line settings and its inputs, sim/sweep/provenance.hpp)
+//   /inputs           with scenario_digest: compound (path, sha256), one row per input file,
+//                     paths relative to the scenario's directory, sorted
+//   /sources          a merge of different scenarios: compound (name, digest, scenario), one
+//                     row per scenario whose points the file holds
 //   /summary          compound, one row per point in file order: every scalar of PointSummary
 //                     (strings variable-length UTF-8, integers int64, reals float64), then one
 //                     field "param.<name>" per sweep parameter seen in any point: int64 when
@@ -37,7 +43,9 @@ namespace lightcode::results {
 // origin); 5: the tasks' `step` (stage generate: 0 = prefill, t = decode step t), stage
 // serve's summary figures (requests .. preemptions) and a serve point's `requests` (one row
 // per request, fields of RequestRow) and `serve_series` (ServeSample) tables. Files of every
-// earlier version are read.
+// earlier version are read. The provenance above (scenario_name, scenario_digest, /inputs,
+// /sources) is read where present: files written before it lack it, readers of version 5
+// ignore it.
 constexpr int64_t kResultsFormatVersion = 5;
 
 // Writes `file` to `path` through write_output_file (sim/core/output_file.hpp): built in

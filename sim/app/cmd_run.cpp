@@ -16,6 +16,7 @@
 #include "sim/app/overrides.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/output_file.hpp"
+#include "sim/core/output_lock.hpp"
 #include "sim/results/console_table.hpp"
 #include "sim/results/hdf5_file.hpp"
 #include "sim/results/listing.hpp"
@@ -93,6 +94,7 @@ int run(const RunOptions& o) {
     if (!vcd.empty()) outputs.push_back(per_point(vcd, p.id, scenario.points.size()));
   }
   check_outputs(outputs);
+  const OutputLock lock(out, "run " + o.scenario);  // no sweep or run writes `out` meanwhile
 
   results::ResultsFile file;
   file.tool_version = "lightcode 0.1.0";

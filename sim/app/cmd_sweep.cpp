@@ -9,6 +9,8 @@
 #include "sim/app/commands.hpp"
 #include "sim/app/overrides.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/input_file.hpp"
+#include "sim/core/output_lock.hpp"
 #include "sim/results/console_table.hpp"
 #include "sim/results/hdf5_file.hpp"
 #include "sim/sweep/sweep_runner.hpp"
@@ -35,9 +37,14 @@ std::string one_decimal(double v) {
 }
 
 int sweep(const SweepCli& c) {
+  const uint64_t mark = input_mark();  // the files read from here on are the scenario's inputs
   const sweep::Scenario scenario = sweep::load_scenario(c.scenario, c.sets);
   sweep::validate_point_inputs(scenario.points);  // every file, once, before any point runs
   sweep::SweepOptions o;
+  o.inputs = inputs_read_since(mark);
+  // Command-line settings that change the points are part of what the results record.
+  o.settings = scenario.sets;
+  if (c.no_contention) o.settings.push_back("contention=false");
   o.jobs = c.jobs;
   o.resume = c.resume;
   sweep::parse_shard(c.shard, o.shard_index, o.shard_count);
@@ -87,11 +94,14 @@ void register_merge(CLI::App& app, CommandAction& action) {
   CLI::App* cmd = app.add_subcommand(
       "merge",
       "Combine results files of one scenario (shards of a sweep) into one, points in order:\n"
-      "  lightcode merge results/part1.h5 results/part2.h5 -o results/all.h5");
-  cmd->add_option("files", *inputs, "Results files (HDF5) of the same scenario")->required();
+      "  lightcode merge results/part1.h5 results/part2.h5 -o results/all.h5\n"
+      "Files of different scenarios merge when every point has the same stage (serving studies\n"
+      "on different hardware, say): ids become <scenario name>.<id>, parameter `scenario` added.");
+  cmd->add_option("files", *inputs, "Results files (HDF5): shards of one scenario, or studies of one stage")->required();
   cmd->add_option("-o,--out", *out, "Merged results file")->required();
   cmd->callback([inputs, out, &action] {
     action = [inputs, out] {
+      const OutputLock lock(*out, "merge");
       const results::ResultsFile merged = sweep::merge_results(*inputs);
       results::write_results(*out, merged);
       std::cout << "merged " << inputs->size() << " files, " << merged.points.size() << " points: " << *out << "\n";

@@ -254,6 +254,23 @@ const Fields<ServeSample>& serve_series_fields() {
   return fields;
 }
 
+const Fields<InputDigest>& input_fields() {
+  static const Fields<InputDigest> fields = {
+      {"path", &InputDigest::path},
+      {"sha256", &InputDigest::sha256},
+  };
+  return fields;
+}
+
+const Fields<ScenarioSource>& source_fields() {
+  static const Fields<ScenarioSource> fields = {
+      {"name", &ScenarioSource::name},
+      {"digest", &ScenarioSource::digest},
+      {"scenario", &ScenarioSource::text},
+  };
+  return fields;
+}
+
 constexpr const char* kParameterPrefix = "param.";
 
 // The kind a field is read as from a file of `version`: a summary part's numbers as float64
@@ -507,6 +524,12 @@ std::string file_image(const ResultsFile& file, const std::string& created) {
     h5::write_string_attribute(root, "tool_version", file.tool_version);
     h5::write_string_attribute(root, "scenario", file.scenario_text);
     h5::write_string_attribute(root, "created", created);
+    if (!file.scenario_name.empty()) h5::write_string_attribute(root, "scenario_name", file.scenario_name);
+    if (!file.scenario_digest.empty()) {
+      h5::write_string_attribute(root, "scenario_digest", file.scenario_digest);
+      write_rows(root, "inputs", input_fields(), file.inputs);
+    }
+    if (!file.sources.empty()) write_rows(root, "sources", source_fields(), file.sources);
     summary.write(root, rows);
     h5::Id plist = h5::group_create_plist();
     h5::Id points(H5Gcreate2(root, "points", H5P_DEFAULT, plist.get(), H5P_DEFAULT), H5Gclose,
@@ -571,6 +594,13 @@ ResultsFile read_file(const std::string& path) {
   ResultsFile file;
   file.tool_version = h5::read_string_attribute(root, "tool_version");
   file.scenario_text = h5::read_string_attribute(root, "scenario");
+  // Provenance: absent from files written before it was recorded (and from `lightcode run`'s).
+  if (H5Aexists(root, "scenario_name") > 0) file.scenario_name = h5::read_string_attribute(root, "scenario_name");
+  if (H5Aexists(root, "scenario_digest") > 0) {
+    file.scenario_digest = h5::read_string_attribute(root, "scenario_digest");
+    file.inputs = read_rows(root, "inputs", input_fields());
+  }
+  if (H5Lexists(root, "sources", H5P_DEFAULT) > 0) file.sources = read_rows(root, "sources", source_fields());
   // /summary fixes the order; each point's group is the record of it.
   struct IdRow {
     std::string id;

@@ -1,7 +1,13 @@
 #pragma once
 // The results file (DESIGN.md, "Results file (HDF5)"): one HDF5 file per scenario.
 //   /                 attributes format_version (int64), tool_version, scenario (the YAML
-//                     text), created (ISO-8601 UTC, "2024-01-31T12:00:00Z")
+//                     text), created (ISO-8601 UTC, "2024-01-31T12:00:00Z"); where recorded,
+//                     scenario_name and scenario_digest (SHA-256, hexadecimal: of the scenario
+//                     text, its command-line settings and its inputs, sim/sweep/provenance.hpp)
+//   /inputs           with scenario_digest: compound (path, sha256), one row per input file,
+//                     paths relative to the scenario's directory, sorted
+//   /sources          a merge of different scenarios: compound (name, digest, scenario), one
+//                     row per scenario whose points the file holds
 //   /summary          compound, one row per point in file order: every scalar of PointSummary
 //                     (strings variable-length UTF-8, integers int64, reals float64), then one
 //                     field "param.<name>" per sweep parameter seen in any point: int64 when
@@ -38,8 +44,10 @@ namespace lightcode::results {
 // serve's summary figures (requests .. preemptions) and a serve point's `requests` (one row
 // per request, fields of RequestRow) and `serve_series` (ServeSample) tables; 6: summary figures
 // of a part its stage does not report (SummaryPart: graph, generation, serving, per-token
-// energy) are NaN, their numeric columns float64 (strings empty). Files of every earlier
-// version are read (their parts follow from the stage).
+// energy) are NaN: such a numeric column is float64 when some row does not report its part
+// (else it keeps its type), strings are empty. Files of every earlier version are read (their
+// parts follow from the stage). The provenance above (scenario_name, scenario_digest, /inputs,
+// /sources) is read where present: files written before it lack it.
 constexpr int64_t kResultsFormatVersion = 6;
 
 // Writes `file` to `path` through write_output_file (sim/core/output_file.hpp): built in

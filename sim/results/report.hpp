@@ -175,10 +175,30 @@ struct PointResult {
   std::vector<ServeSample> serve_series;  // stage serve, replica by replica
 };
 
+// An input file the points were computed from: its path relative to the scenario's directory
+// (absolute where it has none) and the SHA-256 of its bytes (sim/sweep/provenance.hpp).
+struct InputDigest {
+  std::string path;
+  std::string sha256;
+};
+
+// A scenario whose points a merged file holds (merges of different scenarios).
+struct ScenarioSource {
+  std::string name;
+  std::string digest;
+  std::string text;
+};
+
 // One results file: a scenario's points.
 struct ResultsFile {
   std::string tool_version;   // "lightcode 0.1.0"
   std::string scenario_text;  // the scenario YAML as given
+  std::string scenario_name;  // "" in files written before it was recorded
+  // SHA-256 of the scenario text, its command-line settings and its inputs; "" when not
+  // recorded (older files, `lightcode run`).
+  std::string scenario_digest;
+  std::vector<InputDigest> inputs;       // sorted by path
+  std::vector<ScenarioSource> sources;   // a merge of different scenarios: each one
   std::vector<PointResult> points;
 };
 

@@ -1,4 +1,5 @@
 // run_point_in_child: one point per process, because SystemC elaborates once per process.
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/output_file.hpp"
+#include "sim/core/output_lock.hpp"
 #include "sim/results/hdf5_file.hpp"
 #include "sim/sweep/run_point.hpp"
 
@@ -35,10 +37,9 @@ results::PointResult failed_point(const PointSpec& p, const std::string& error) 
 
 namespace {
 
-void write_point(const std::string& path, const std::string& scenario_text, results::PointResult point) {
-  results::ResultsFile f;
+void write_point(const std::string& path, const results::ResultsFile& header, results::PointResult point) {
+  results::ResultsFile f = header;
   f.tool_version = "lightcode 0.1.0";
-  f.scenario_text = scenario_text;
   f.points.push_back(std::move(point));
   // Atomic against a killed process; the sweep removes stale temporaries of its parts once.
   results::write_results(path, f, /*durable=*/false, /*clean_stale=*/false);
@@ -47,9 +48,10 @@ void write_point(const std::string& path, const std::string& scenario_text, resu
 }  // namespace
 
 int start_point_worker(const PointSpec& point, const PointOptions& options, const std::string& path,
-                       const std::string& scenario_text) {
+                       const results::ResultsFile& header) {
   std::fflush(stdout);
   std::fflush(stderr);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) throw Error(std::string("cannot start a worker process: ") + std::strerror(errno));
   if (pid > 0) {
@@ -57,6 +59,10 @@ int start_point_worker(const PointSpec& point, const PointOptions& options, cons
     return pid;
   }
   forget_inherited_cleanup();
+  release_inherited_output_locks();  // the parent's lock is the parent's: it ends with it
+  // A parent killed outright (kill -9) takes its workers along: none goes on writing parts
+  // after it, into a folder another sweep may own by then.
+  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) ::_exit(3);
   if (const char* crash = std::getenv("LIGHTCODE_FAULT_CRASH_POINT"); crash && point.id == crash) ::raise(SIGKILL);
   results::PointResult r;
   try {
@@ -66,7 +72,7 @@ int start_point_worker(const PointSpec& point, const PointOptions& options, cons
   }
   const bool ok = r.summary.status == results::Status::ok;
   try {
-    write_point(path, scenario_text, std::move(r));
+    write_point(path, header, std::move(r));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "lightcode: worker for point %s: %s\n", point.id.c_str(), e.what());
     std::fflush(stderr);
@@ -77,7 +83,7 @@ int start_point_worker(const PointSpec& point, const PointOptions& options, cons
 }
 
 results::PointResult collect_point_worker(const PointSpec& point, int status, const std::string& path,
-                                          const std::string& scenario_text, bool read_ok) {
+                                          const results::ResultsFile& header, bool read_ok) {
   const bool exited = WIFEXITED(status);
   const int code = exited ? WEXITSTATUS(status) : -1;
   std::error_code ec;
@@ -98,7 +104,7 @@ results::PointResult collect_point_worker(const PointSpec& point, int status, co
                                     strsignal(WTERMSIG(status)) + ")"
                               : "worker exited with status " + std::to_string(code) + " and no result";
   results::PointResult r = failed_point(point, why);
-  write_point(path, scenario_text, r);  // recorded like any other point
+  write_point(path, header, r);  // recorded like any other point
   return r;
 }
 
@@ -107,12 +113,13 @@ results::PointResult run_point_in_child(const PointSpec& point, const PointOptio
   try {
     TemporaryDirectory dir;
     const std::string path = dir.file("point.h5");
-    const int pid = start_point_worker(point, options, path, "");
+    const results::ResultsFile header;  // a file passed to this process only: no provenance
+    const int pid = start_point_worker(point, options, path, header);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     unregister_child_process(pid);
-    out = collect_point_worker(point, status, path, "", /*read_ok=*/true);
+    out = collect_point_worker(point, status, path, header, /*read_ok=*/true);
   } catch (const Error& e) {
     out = failed_point(point, e.what());
   }

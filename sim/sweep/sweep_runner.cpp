@@ -16,7 +16,9 @@
 #include "sim/core/error.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/output_file.hpp"
+#include "sim/core/output_lock.hpp"
 #include "sim/results/hdf5_file.hpp"
+#include "sim/sweep/provenance.hpp"
 
 namespace lightcode::sweep {
 namespace {
@@ -24,31 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* kToolVersion = "lightcode 0.1.0";
 constexpr int kMaxJobs = 1024;  // more workers than this only thrash; also output_file's child table
-
-// Point ids are "p" and the point's index ("p0042", "p10000"): order by the index, so that
-// past 10,000 points "p10000" comes after "p9999", not before "p2000".
-struct IdKey {
-  std::string prefix;
-  std::string number;  // the trailing digits without leading zeros
-};
-
-IdKey id_key(const std::string& id) {
-  size_t start = id.size();
-  while (start > 0 && id[start - 1] >= '0' && id[start - 1] <= '9') --start;
-  size_t first = start;
-  while (first < id.size() && id[first] == '0') ++first;
-  return IdKey{id.substr(0, start), id.substr(first)};
-}
-
-bool id_before(const std::string& a, const std::string& b) {
-  const IdKey ka = id_key(a), kb = id_key(b);
-  if (ka.prefix != kb.prefix) return ka.prefix < kb.prefix;
-  if (ka.number.size() != kb.number.size()) return ka.number.size() < kb.number.size();
-  if (ka.number != kb.number) return ka.number < kb.number;
-  return a < b;  // "p7" and "p007": distinct ids, a fixed order
-}
 
 std::string part_path(const std::string& dir, const std::string& id) { return dir + "/" + id + ".h5"; }
 
@@ -87,6 +65,8 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
   const auto started = Clock::now();
   if (o.jobs < 1 || o.jobs > kMaxJobs) throw Error("-j must be between 1 and " + std::to_string(kMaxJobs));
   check_output_path(o.output);
+  // The results file, its parts and their folder are this sweep's alone until it returns.
+  const OutputLock lock(o.output, "sweep " + scenario.file);
   const std::string parts = o.output + ".parts";
   {
     std::error_code ec;
@@ -94,6 +74,7 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
       throw Error(SourcePlace{parts, 0, 0, ""}, "the sweep keeps finished points here, but it is not a directory");
     }
   }
+  const results::ResultsFile header = results_header(scenario, o.settings, o.inputs);
   std::vector<const PointSpec*> shard;
   for (size_t i = 0; i < scenario.points.size(); ++i) {
     if (static_cast<int>(i % static_cast<size_t>(o.shard_count)) == o.shard_index - 1) shard.push_back(&scenario.points[i]);
@@ -101,25 +82,37 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
   std::map<std::string, results::PointResult> done;  // id -> result
   std::error_code ec;
   if (o.resume) {
+    // Points of another scenario, or of this one on other inputs, are never taken.
+    auto check = [&](const results::ResultsFile& f, const std::string& path, const std::string& written) {
+      const std::string change = provenance_change(f, header, scenario.file, written);
+      if (!change.empty()) {
+        throw Error(SourcePlace{path, 0, 0, ""}, "--resume: " + change + "; run without --resume to start over");
+      }
+    };
     if (fs::exists(o.output, ec)) {
       results::ResultsFile previous = results::read_results(o.output);
-      if (previous.scenario_text != scenario.text) {
-        throw Error(SourcePlace{o.output, 0, 0, ""}, "--resume: this results file was written for a different scenario");
-      }
+      check(previous, o.output, o.output + " was written");
       for (auto& p : previous.points) {
         if (p.summary.status == results::Status::ok) done[p.summary.id] = std::move(p);
       }
     }
     if (fs::is_directory(parts, ec)) {
+      std::vector<std::string> files;
       for (const auto& entry : fs::directory_iterator(parts, ec)) {
-        if (entry.path().extension() != ".h5") continue;
+        if (entry.path().extension() == ".h5") files.push_back(entry.path().string());
+      }
+      std::sort(files.begin(), files.end());
+      for (const std::string& file : files) {
+        check_input_file(file, "part of the sweep");  // a FIFO would block the reader
+        results::ResultsFile f;
         try {
-          results::ResultsFile f = results::read_results(entry.path().string());
-          for (auto& p : f.points) {
-            if (p.summary.status == results::Status::ok) done[p.summary.id] = std::move(p);
-          }
+          f = results::read_results(file);
         } catch (const Error&) {
-          // A part cut short by the interruption: its point runs again.
+          continue;  // a part cut short by the interruption: its point runs again
+        }
+        check(f, file, "the parts were written");
+        for (auto& p : f.points) {
+          if (p.summary.status == results::Status::ok) done[p.summary.id] = std::move(p);
         }
       }
     }
@@ -147,12 +140,15 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
   // Points run now live in their parts until the end; resumed ones come from `done`.
   std::set<std::string> from_part;
   auto assemble = [&] {
-    results::ResultsFile f;
-    f.tool_version = kToolVersion;
-    f.scenario_text = scenario.text;
+    results::ResultsFile f = header;
     for (const PointSpec* p : shard) {
       if (from_part.count(p->id)) {
-        results::ResultsFile part = results::read_results(part_path(parts, p->id));
+        const std::string path = part_path(parts, p->id);
+        results::ResultsFile part = results::read_results(path);
+        if (part.scenario_digest != header.scenario_digest) {  // the lock keeps other sweeps out
+          throw Error(SourcePlace{path, 0, 0, ""}, "this part was not written by this sweep: " +
+                                                       provenance_change(part, header, scenario.file, "it was written"));
+        }
         for (auto& point : part.points) f.points.push_back(std::move(point));
       } else if (auto it = done.find(p->id); it != done.end()) {
         f.points.push_back(std::move(it->second));
@@ -188,7 +184,7 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
     while (finished < todo.size()) {
       while (running.size() < static_cast<size_t>(o.jobs) && next < todo.size()) {
         const PointSpec* p = todo[next++];
-        running[start_point_worker(*p, o.point, part_path(parts, p->id), scenario.text)] = p;
+        running[start_point_worker(*p, o.point, part_path(parts, p->id), header)] = p;
       }
       int status = 0;
       const pid_t pid = ::waitpid(-1, &status, 0);
@@ -202,7 +198,7 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
       const PointSpec& p = *it->second;
       running.erase(it);
       // A point that ran is not read back here: its part is read once, at the end.
-      const results::PointResult r = collect_point_worker(p, status, part_path(parts, p.id), scenario.text, false);
+      const results::PointResult r = collect_point_worker(p, status, part_path(parts, p.id), header, false);
       ++finished;
       ++out.ran;
       if (r.summary.status != results::Status::ok) ++out.failed;
@@ -226,31 +222,6 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {
   fs::remove_all(parts, ec);
   for (const auto& p : final_file.points) out.summaries.push_back(p.summary);
   out.seconds = std::chrono::duration<double>(Clock::now() - started).count();
-  return out;
-}
-
-results::ResultsFile merge_results(const std::vector<std::string>& files) {
-  if (files.empty()) throw Error("merge: no input files");
-  results::ResultsFile out;
-  std::map<std::string, results::PointResult, bool (*)(const std::string&, const std::string&)> points(id_before);
-  for (size_t i = 0; i < files.size(); ++i) {
-    note_input_file(files[i]);  // the merged file may not replace one of them
-    results::ResultsFile f = results::read_results(files[i]);
-    if (i == 0) {
-      out.tool_version = f.tool_version;
-      out.scenario_text = f.scenario_text;
-    } else if (f.scenario_text != out.scenario_text) {
-      throw Error(SourcePlace{files[i], 0, 0, ""}, "merge: written for a different scenario than '" + files[0] + "'");
-    }
-    for (auto& p : f.points) {
-      const std::string id = p.summary.id;
-      auto it = points.find(id);
-      if (it == points.end() || (it->second.summary.status != results::Status::ok && p.summary.status == results::Status::ok)) {
-        points[id] = std::move(p);
-      }
-    }
-  }
-  for (auto& [id, p] : points) out.points.push_back(std::move(p));  // in point order
   return out;
 }
 

@@ -5,8 +5,12 @@
 // the results file is assembled from the parts every few seconds and at the end, in the
 // scenario's point order. A failing or crashing worker is recorded as a failed point with
 // its reason and the rest go on. --resume keeps the points already done (status ok in the
-// results file or its parts) and runs the others. --shard K/N runs the points whose index
-// is K-1 modulo N, deterministically; `lightcode merge` combines shards.
+// results file or its parts) and runs the others; it refuses, naming what changed, a results
+// file or part whose provenance (sim/sweep/provenance.hpp: the scenario text, command-line
+// settings and input file digests) differs from the scenario's now, and a part that is not a
+// regular file. The sweep holds "<output>.lock" (sim/core/output_lock.hpp) throughout: a
+// second sweep or run on the same output is refused at once. --shard K/N runs the points
+// whose index is K-1 modulo N, deterministically; `lightcode merge` combines shards.
 // Fault injection for tests: LIGHTCODE_FAULT_CRASH_POINT=<id> makes that point's worker die
 // of SIGKILL before it writes anything.
 #include <cstdint>
@@ -14,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/input_file.hpp"
 #include "sim/results/report.hpp"
 #include "sim/sweep/run_point.hpp"
 #include "sim/sweep/scenario.hpp"
@@ -26,6 +31,10 @@ struct SweepOptions {
   int shard_index = 1;  // K of K/N, 1-based
   int shard_count = 1;  // N
   std::string output;
+  // What the results are computed from, recorded in them: the command-line settings
+  // (`key=value`) and the files read loading the scenario and checking its inputs.
+  std::vector<std::string> settings;
+  std::vector<RecordedInput> inputs;
   PointOptions point;
   std::ostream* progress = nullptr;  // where progress goes (stderr); nullptr = quiet
   bool progress_bar = false;         // a live bar (terminal) rather than a line per point
@@ -45,8 +54,14 @@ SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& options);
 // Parses "K/N" (1 <= K <= N); throws lightcode::Error otherwise.
 void parse_shard(const std::string& text, int& index, int& count);
 
-// Points of several results files as one file: union by point id, in id order; the files must
-// come from the same scenario text. Throws lightcode::Error naming the conflicting file.
+// Points of several results files as one file (sim/sweep/merge.cpp). Files of one scenario
+// (shards: the same text; the same inputs where both record them) give their union by point
+// id, in id order, with the scenario's provenance. Files of different scenarios merge only
+// when every point has the same stage (serving studies of different hardware, say): each
+// point's id is prefixed by its scenario's name ("<name>.<id>", names made unique and free of
+// '/') and gains the parameter `scenario`; the file records every source's name, text and
+// digest (`sources`). A path that is not a regular file (a FIFO, a directory) is refused
+// without opening it. Throws lightcode::Error naming the offending file.
 results::ResultsFile merge_results(const std::vector<std::string>& files);
 
 }  // namespace lightcode::sweep

@@ -2,6 +2,7 @@
 // system resolves to with its derived peak rates.
 #include <iostream>
 #include <memory>
+#include <string>
 
 #include "hw_models/registry.hpp"
 #include "hw_models/system.hpp"
@@ -18,6 +19,12 @@ namespace {
 void print_system(std::ostream& out, const hw::System& sys) {
   out << "system   " << sys.name() << "  (profile " << sys.profile().name()
       << (sys.profile().fuses_kernels() ? "" : "; it runs every op as its own kernel, fusion rules aside") << ")\n";
+  std::string roles;
+  for (hw::Role r : hw::kRoles) {
+    if (sys.role_unit(r) < 0) continue;
+    roles += std::string(roles.empty() ? "" : ", ") + std::string(hw::role_key(r)) + " " + sys.unit(sys.role_unit(r)).name;
+  }
+  out << "roles    " << roles << "\n";
   for (size_t t = 0; t < sys.unit_count(); ++t) {
     const hw::UnitInfo& u = sys.unit(static_cast<hw::UnitType>(t));
     out << "\n" << u.name << "  [" << u.family->name << ", " << sys.model(static_cast<hw::UnitType>(t)).unit_count()

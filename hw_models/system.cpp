@@ -1,6 +1,7 @@
 #include "hw_models/system.hpp"
 
 #include "hw_models/link/link_spec.hpp"
+#include "hw_models/system_diagnosis.hpp"
 #include "sim/core/error.hpp"
 
 namespace lightcode::hw {
@@ -88,6 +89,25 @@ System System::load(const std::string& path, const Profile& profile, const Regis
 
 System System::from_config(const ConfigNode& root, const Profile& profile,
                            const Registry& registry) {
+  reject_hardware_file(root, registry);
+  try {
+    return build(root, profile, registry);
+  } catch (const Error& e) {
+    // A file made for another profile loads under it: say so, and what to use instead.
+    for (const auto& other : registry.profiles()) {
+      if (other.get() == &profile) continue;
+      try {
+        build(root, *other, registry);
+      } catch (const Error&) {
+        continue;
+      }
+      throw made_for_other_profile(root, profile, *other, e);
+    }
+    throw;
+  }
+}
+
+System System::build(const ConfigNode& root, const Profile& profile, const Registry& registry) {
   ConfigUsage usage;
   const Params params(root, system_params(), usage);
   System s;

@@ -12,6 +12,9 @@
 // Which unit plays each role (roles.hpp: the staging, relay and resident memories, the start
 // unit) is resolved once, here, from the units' capabilities and the file's `role:`
 // (system_roles.hpp); code above hw_models/ asks role_unit(), never a unit's name.
+// A file that is not a system for this profile says what it is: a hardware file names a
+// system that uses it; a system file made for another profile (one it loads under) names
+// its counterpart for this one (Profile::systems_folder).
 #include <memory>
 #include <string>
 #include <vector>
@@ -75,6 +78,7 @@ class System {
 
  private:
   System() = default;
+  static System build(const ConfigNode& root, const Profile& profile, const Registry& registry);
   std::string name_;
   const Profile* profile_ = nullptr;
   std::vector<UnitInfo> units_;

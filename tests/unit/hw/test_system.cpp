@@ -1,6 +1,7 @@
 // Systems: every shipped system loads in its profile with every key read; the registry lists
 // every family; bad system files fail with file, line and key; a key no model reads is an
-// error; roles go to the units able to play them (or as `role:` says), whatever their names.
+// error; roles go to the units able to play them (or as `role:` says), whatever their names;
+// a hardware file or a system made for another profile says what it is and what to use.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -229,3 +230,67 @@ TEST_CASE("keys no model uses are not keys: a GPU's l2 is an unknown key") {
   CHECK(e.find("unknown key 'l2'") != std::string::npos);
 }
 
+// A file that is not a system for the profile in use says what it is and what to use.
+namespace {
+std::string load_error(const std::string& path, const char* profile) {
+  try {
+    System::load(path, hw::profile_named(profile));
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("a lightcode system under the default profile names its default counterpart, and the reverse") {
+  const std::string lc = load_error(systems_dir() + "/lightcode/cpu_phu.yaml", "default");
+  CHECK(lc.find(systems_dir() + "/lightcode/cpu_phu.yaml: this system file is made for profile 'lightcode' (it "
+                                "loads under that profile, not under 'default' used here): for profile 'default' use " +
+                systems_dir() + "/cpu_phu.yaml, the same system made for it; or run profile 'lightcode'. Under "
+                                "profile 'default' it fails: ") == 0);
+  CHECK(lc.find("a beyond_cache regime needs the CPU's `cache:` size") != std::string::npos);
+  const std::string def = load_error(systems_dir() + "/gpu.yaml", "lightcode");
+  CHECK(def.find(systems_dir() + "/gpu.yaml: this system file is made for profile 'default' (it loads under that "
+                                 "profile, not under 'lightcode' used here): for profile 'lightcode' use " +
+                 systems_dir() + "/lightcode/gpu.yaml, the same system made for it;") == 0);
+  CHECK(def.find("key 'cache' is set but not read") != std::string::npos);
+  // No counterpart: where to write it.
+  const std::string none = load_error(systems_dir() + "/h100_sxm.yaml", "lightcode");
+  CHECK(none.find("for profile 'lightcode' write " + systems_dir() +
+                  "/lightcode/h100_sxm.yaml, the same system made for it (there is none yet)") != std::string::npos);
+}
+
+TEST_CASE("a system for another profile outside configs/systems/ says which folder holds this profile's") {
+  const std::string text = "name: X\nunits:\n  cpu: {from: ../../hardware/cpu_lightcode.yaml}\n"
+                           "memory:\n  hbm: {from: ../../hardware/hbm_lightcode.yaml}\n"
+                           "  sram: {from: ../../hardware/sram_lightcode.yaml}\n";
+  std::string msg;
+  try {
+    System::from_config(ConfigNode::parse(text, "/tmp/elsewhere/mine.yaml", systems_dir() + "/lightcode"),
+                        hw::profile_named("default"));
+  } catch (const Error& e) {
+    msg = e.what();
+  }
+  CHECK(msg.find("/tmp/elsewhere/mine.yaml: this system file is made for profile 'lightcode'") == 0);
+  CHECK(msg.find("for profile 'default' use a system file made for it (configs/systems/*.yaml); or run profile "
+                 "'lightcode'") != std::string::npos);
+  // It loads under its own profile.
+  CHECK(System::from_config(ConfigNode::parse(text, "/tmp/elsewhere/mine.yaml", systems_dir() + "/lightcode"),
+                            hw::profile_named("lightcode"))
+            .name() == "X");
+}
+
+TEST_CASE("a hardware file given as a system says so and names a system that uses it") {
+  const std::string hw_dir = test::source_dir() + "/configs/hardware";
+  CHECK(load_error(hw_dir + "/h100_sxm.yaml", "default") ==
+        hw_dir + "/h100_sxm.yaml:26:9: family: this is a hardware file (family: gpu), not a system file; a system "
+                 "file lists its compute units under `units:` and its memories under `memory:`, each taken from a "
+                 "hardware file (`units: {gpu: {from: ../hardware/h100_sxm.yaml}}`), and the `links:` between them; "
+                 "see " + systems_dir() + "/h100_sxm.yaml, which uses this one");
+  // A memory goes under `memory:`; the system named takes this very file (cpu_seed.yaml
+  // inherits cpu_lightcode.yaml, but only lightcode/ systems take it directly).
+  CHECK(load_error(hw_dir + "/sram_seed.yaml", "default").find("(`memory: {sram: {from: ../hardware/sram_seed.yaml}}`)") !=
+        std::string::npos);
+  CHECK(load_error(hw_dir + "/cpu_lightcode.yaml", "lightcode").find("see " + systems_dir() + "/lightcode/cpu.yaml,") !=
+        std::string::npos);
+}

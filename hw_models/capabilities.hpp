@@ -9,8 +9,12 @@
 //   role       which end of the original's fixed transfer table it is (lightcode profile);
 //   category   which column of the energy breakdown its tasks' energy goes to;
 //   clock_hz   the clock its cycles run at, 0 where it has none (cycle-counting rules);
-//   capacity_bytes  what a memory can hold at once, 0 for unbounded (the engine's SRAM check).
+//   capacity_bytes  what a memory can hold at once, 0 for unbounded (the engine's SRAM check);
+//   roles      the roles of a system it can play (roles.hpp): a memory's follow from its level,
+//              the lightcode profile's start unit plays `start`.
 #include <cstdint>
+
+#include "hw_models/roles.hpp"
 
 namespace lightcode::hw {
 
@@ -25,6 +29,7 @@ struct Capabilities {
   EnergyCategory category = EnergyCategory::compute;
   double clock_hz = 0.0;
   int64_t capacity_bytes = 0;
+  RoleSet roles;
 };
 
 }  // namespace lightcode::hw

@@ -19,7 +19,7 @@ class DefaultProfile final : public Profile {
                                                 const std::vector<LinkSpec>& links, ConfigUsage&) const override {
     std::vector<std::string> names;
     for (const UnitInfo& u : units) names.push_back(u.name);
-    return make_link_transfer_model(names, links);
+    return make_link_transfer_model(names, links, unit_playing(units, Role::relay));
   }
 };
 

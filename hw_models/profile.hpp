@@ -33,7 +33,11 @@ class Profile {
   // of that input moves); entry0 is the original's shortcut, every input reading output 0.
   virtual ir::InputTypeRule input_rule() const { return ir::InputTypeRule::own_entry; }
 
-  // Systems: units every system gets besides its own (the lightcode profile's `start`).
+  // Systems: where the system files made for it live, under configs/systems/ ("": that
+  // folder itself; else a subfolder). A system file used under the wrong profile names its
+  // counterpart there.
+  virtual std::string_view systems_folder() const { return ""; }
+  // Units every system gets besides its own (the lightcode profile's `start`).
   virtual void add_units(std::vector<UnitInfo>& /*units*/, const Registry& /*registry*/) const {}
   // Whether the system's `links:` are read (a profile with a fixed transfer table has no use
   // for them, and a key no one reads is an error).

@@ -1,6 +1,7 @@
 #include "hw_models/system.hpp"
 
 #include "hw_models/link/link_spec.hpp"
+#include "hw_models/system_diagnosis.hpp"
 #include "sim/core/error.hpp"
 
 namespace lightcode::hw {
@@ -72,7 +73,10 @@ const ParamTable& system_params() {
               .doc("compute units: name -> hardware spec (family cpu, gpu, phu, ...)"),
           Param::named("memory", nullptr)
               .required()
-              .doc("memories: name -> spec (family memory); an `hbm` and an `sram` are required"),
+              .doc("memories: name -> spec (family memory); one that holds the resident inputs "
+                   "(`level: hbm`) and one that stages photonic products (`level: sram`) are required"),
+          Param::table("role", role_params())
+              .doc("which unit plays a role where several could (default: the one able to)"),
           Param::tables("links", link_params())
               .doc("links between units (profiles with a fixed transfer table read none)"),
       }};
@@ -85,6 +89,25 @@ System System::load(const std::string& path, const Profile& profile, const Regis
 
 System System::from_config(const ConfigNode& root, const Profile& profile,
                            const Registry& registry) {
+  reject_hardware_file(root, registry);
+  try {
+    return build(root, profile, registry);
+  } catch (const Error& e) {
+    // A file made for another profile loads under it: say so, and what to use instead.
+    for (const auto& other : registry.profiles()) {
+      if (other.get() == &profile) continue;
+      try {
+        build(root, *other, registry);
+      } catch (const Error&) {
+        continue;
+      }
+      throw made_for_other_profile(root, profile, *other, e);
+    }
+    throw;
+  }
+}
+
+System System::build(const ConfigNode& root, const Profile& profile, const Registry& registry) {
   ConfigUsage usage;
   const Params params(root, system_params(), usage);
   System s;
@@ -97,15 +120,14 @@ System System::from_config(const ConfigNode& root, const Profile& profile,
   for (const auto& [key, spec] : units) {
     s.units_.push_back(make_unit(key, spec, Section::units, profile, registry, usage));
   }
-  const ConfigNode memory = root.at("memory");
   for (const auto& [key, spec] : params.named_nodes("memory")) {
     s.units_.push_back(make_unit(key, spec, Section::memory, profile, registry, usage));
   }
-  if (s.find("sram") < 0)
-    memory.fail("a system needs an `sram` memory (transfers without a direct link go through it)");
-  if (s.find("hbm") < 0)
-    memory.fail("a system needs an `hbm` memory (graph inputs and weights live there)");
   profile.add_units(s.units_, registry);
+  s.roles_ = resolve_roles(s.units_, params.table_if("role"), root, profile);
+  for (Role r : kRoles) {
+    if (s.role_unit(r) >= 0) s.units_[static_cast<size_t>(s.role_unit(r))].plays.add(r);
+  }
 
   std::vector<LinkSpec> links;
   if (profile.reads_links()) {
@@ -113,7 +135,7 @@ System System::from_config(const ConfigNode& root, const Profile& profile,
     for (const UnitInfo& u : s.units_) names.push_back(u.name);
     links = parse_links(params, "links");
     try {
-      auto topology = std::make_unique<LinkTopology>(names, links);
+      auto topology = std::make_unique<LinkTopology>(names, links, s.role_unit(Role::relay));
       if (profile.links_queue()) s.topology_ = std::move(topology);
     } catch (const Error& e) {
       (root.has("links") ? root.at("links") : root).fail(e.what());
@@ -154,6 +176,13 @@ bool System::models_precision() const {
     if (u.model->max_product_bits()) return true;
   }
   return false;
+}
+
+UnitType unit_playing(const std::vector<UnitInfo>& units, Role role) {
+  for (size_t i = 0; i < units.size(); ++i) {
+    if (units[i].plays.has(role)) return static_cast<UnitType>(i);
+  }
+  return -1;
 }
 
 UnitType System::find(const std::string& name) const {

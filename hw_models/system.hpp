@@ -9,6 +9,12 @@
 // the profile. Unit types are dense ids in file order: compute units first, then memory, then
 // the units the profile adds (the lightcode profile's `start`). Links are checked in every
 // profile; the profile decides how transfers use them.
+// Which unit plays each role (roles.hpp: the staging, relay and resident memories, the start
+// unit) is resolved once, here, from the units' capabilities and the file's `role:`
+// (system_roles.hpp); code above hw_models/ asks role_unit(), never a unit's name.
+// A file that is not a system for this profile says what it is: a hardware file names a
+// system that uses it; a system file made for another profile (one it loads under) names
+// its counterpart for this one (Profile::systems_folder).
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +23,8 @@
 #include "hw_models/link/link_topology.hpp"
 #include "hw_models/profile.hpp"
 #include "hw_models/registry.hpp"
+#include "hw_models/roles.hpp"
+#include "hw_models/system_roles.hpp"
 #include "hw_models/transfer_model.hpp"
 #include "sim/core/config.hpp"
 
@@ -28,7 +36,11 @@ struct UnitInfo {
   bool compute = true;                // from `units:` (false for memory and profile units)
   std::unique_ptr<HardwareModel> model;
   ConfigNode spec;                    // resolved spec, for `hw show` and the SystemC modules
+  RoleSet plays;                      // the roles it plays in its system (set once they are resolved)
 };
+
+// The unit of `units` that plays `role`, -1 if none (for a profile building its transfers).
+UnitType unit_playing(const std::vector<UnitInfo>& units, Role role);
 
 // The keys of a system file (a unit's spec is read through its family's table).
 const ParamTable& system_params();
@@ -52,7 +64,10 @@ class System {
   size_t unit_count() const { return units_.size(); }
   const UnitInfo& unit(UnitType t) const { return units_[static_cast<size_t>(t)]; }
   const HardwareModel& model(UnitType t) const { return *units_[static_cast<size_t>(t)].model; }
-  UnitType find(const std::string& name) const;  // -1 when absent
+  UnitType find(const std::string& name) const;  // -1 when absent (for users' names)
+  // The unit playing `role`: staging, relay and resident always exist once loaded; start
+  // exactly under a profile with start tasks (else -1).
+  UnitType role_unit(Role role) const { return roles_[static_cast<size_t>(role)]; }
   // Whether some unit limits the bits of the products it runs (HardwareModel::max_product_bits):
   // where none does, a required precision changes nothing.
   bool models_precision() const;
@@ -63,9 +78,11 @@ class System {
 
  private:
   System() = default;
+  static System build(const ConfigNode& root, const Profile& profile, const Registry& registry);
   std::string name_;
   const Profile* profile_ = nullptr;
   std::vector<UnitInfo> units_;
+  RoleUnits roles_{};
   std::unique_ptr<TransferModel> transfers_;
   std::unique_ptr<LinkTopology> topology_;
   ConfigNode config_;

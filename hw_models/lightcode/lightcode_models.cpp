@@ -273,16 +273,16 @@ std::unique_ptr<HardwareModel> make_lightcode_phu(const Params& spec) {
   return std::make_unique<LightcodePhu>(require_per_number_phu(spec));
 }
 std::unique_ptr<HardwareModel> make_lightcode_memory(const Params& spec) {
-  const std::string level = spec.choice("level");
-  if (level == "hbm") {
+  const MemoryLevel level = memory_level(spec);
+  if (level == MemoryLevel::hbm) {
     // A memory node: the preload and the read of every number (160 + 40 pJ).
     const double pj = spec.quantity("preload_energy") * kPicojoulesPerJoule +
                       spec.quantity("read_energy") * kPicojoulesPerJoule;
     return std::make_unique<LightcodeMemory>(memory_capabilities(MemoryLevel::hbm),
                                              std::vector<OpKind>{OpKind::memory}, 0.0, pj);
   }
-  if (level != "sram")
-    spec.at("level").fail("the lightcode profile has an hbm and an sram, not a " + level);
+  if (level != MemoryLevel::sram)
+    spec.at("level").fail("the lightcode profile has an hbm and an sram, not a " + spec.choice("level"));
   const double clock_hz = spec.quantity("clock");
   // The expansion's split and merge, and TVM's split (an SRAM algorithm in the original).
   return std::make_unique<LightcodeMemory>(
@@ -295,6 +295,7 @@ std::unique_ptr<HardwareModel> make_lightcode_start() {
   c.residence = Residence::none;
   c.role = TransferRole::start;
   c.category = EnergyCategory::memory;
+  c.roles = {Role::start};
   // The original's `start`: no time, no energy, not a node of the final graph.
   return std::make_unique<LightcodeMemory>(c, std::vector<OpKind>{OpKind::start}, 0.0, 0.0);
 }

@@ -22,6 +22,7 @@ class LightcodeProfile final : public Profile {
            "(docs/LIGHTCODE_PROFILE.md)";
   }
   ir::InputTypeRule input_rule() const override { return ir::InputTypeRule::entry0; }
+  std::string_view systems_folder() const override { return "lightcode"; }  // configs/systems/lightcode/
 
   void add_units(std::vector<UnitInfo>& units, const Registry& registry) const override {
     UnitInfo start;

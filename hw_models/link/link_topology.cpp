@@ -1,5 +1,7 @@
 #include "hw_models/link/link_topology.hpp"
 
+#include <stdexcept>
+
 #include "sim/core/error.hpp"
 
 namespace lightcode::hw {
@@ -25,9 +27,13 @@ UnitType index_of(const std::vector<std::string>& names, const std::string& name
 
 }  // namespace
 
-LinkTopology::LinkTopology(const std::vector<std::string>& unit_names, const std::vector<LinkSpec>& links)
-    : names_(unit_names), links_(links) {
+LinkTopology::LinkTopology(const std::vector<std::string>& unit_names, const std::vector<LinkSpec>& links,
+                           UnitType relay)
+    : names_(unit_names), links_(links), relay_(relay) {
   const size_t n = names_.size();
+  if (relay_ < -1 || relay_ >= static_cast<UnitType>(n)) {
+    throw std::logic_error("relay unit type " + std::to_string(relay_) + " of " + std::to_string(n));
+  }
   std::vector<int> direct(n * n, -1);  // channel id
   for (size_t i = 0; i < links_.size(); ++i) {
     const LinkSpec& l = links_[i];
@@ -41,7 +47,6 @@ LinkTopology::LinkTopology(const std::vector<std::string>& unit_names, const std
     }
   }
   routes_.resize(n * n);
-  const int sram = find(names_, "sram");
   for (size_t a = 0; a < n; ++a) {
     for (size_t b = 0; b < n; ++b) {
       std::vector<int>& r = routes_[a * n + b];
@@ -49,8 +54,8 @@ LinkTopology::LinkTopology(const std::vector<std::string>& unit_names, const std
         r = {direct[a * n + b]};
         continue;
       }
-      if (sram < 0) continue;
-      const auto m = static_cast<size_t>(sram);
+      if (relay_ < 0) continue;
+      const auto m = static_cast<size_t>(relay_);
       if (a == m || b == m) continue;
       if (direct[a * n + m] >= 0 && direct[m * n + b] >= 0) r = {direct[a * n + m], direct[m * n + b]};
     }

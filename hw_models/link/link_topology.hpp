@@ -1,10 +1,11 @@
 #pragma once
 // Which links a transfer between two unit types crosses. Every link of the system's `links:`
 // list is one channel per direction it carries (a bidirectional link is full duplex: two
-// channels). A pair with a direct link uses it; otherwise the route goes through the unit
-// named "sram" (two channels, store-and-forward); from == to uses a self-link if declared,
-// else goes through SRAM too. The transfer model prices routes; the event engine queues
-// transfers on their channels.
+// channels). A pair with a direct link uses it; otherwise the route goes through the relay
+// unit (the system's relay memory, roles.hpp: two channels, store-and-forward); from == to
+// uses a self-link if declared, else goes through the relay too. Without a relay (-1) such a
+// pair has no route. The transfer model prices routes; the event engine queues transfers on
+// their channels.
 #include <string>
 #include <vector>
 
@@ -21,8 +22,10 @@ struct Channel {
 
 class LinkTopology {
  public:
-  // Throws lightcode::Error when a link names a unit not in `unit_names`.
-  LinkTopology(const std::vector<std::string>& unit_names, const std::vector<LinkSpec>& links);
+  // Throws lightcode::Error when a link names a unit not in `unit_names`. `relay` is a unit
+  // type (an index into `unit_names`) or -1.
+  LinkTopology(const std::vector<std::string>& unit_names, const std::vector<LinkSpec>& links,
+               UnitType relay);
 
   const std::vector<LinkSpec>& links() const { return links_; }
   const std::vector<Channel>& channels() const { return channels_; }
@@ -32,12 +35,14 @@ class LinkTopology {
     return routes_[static_cast<size_t>(from) * names_.size() + static_cast<size_t>(to)];
   }
   std::string channel_name(int channel) const;  // "sram->cpu"
+  UnitType relay() const { return relay_; }
 
  private:
   std::vector<std::string> names_;
   std::vector<LinkSpec> links_;
   std::vector<Channel> channels_;
   std::vector<std::vector<int>> routes_;  // [from * n + to]
+  UnitType relay_ = -1;
 };
 
 }  // namespace lightcode::hw

@@ -21,9 +21,9 @@ Route then(const Route& r, const LinkSpec& l) {
 
 class LinkTransferModel final : public TransferModel {
  public:
-  LinkTransferModel(const std::vector<std::string>& names, const std::vector<LinkSpec>& links)
-      : names_(names), n_(names.size()), table_(n_ * n_) {
-    const LinkTopology topology(names, links);
+  LinkTransferModel(const std::vector<std::string>& names, const std::vector<LinkSpec>& links, UnitType relay)
+      : names_(names), n_(names.size()), table_(n_ * n_), relay_(relay) {
+    const LinkTopology topology(names, links, relay);
     for (size_t a = 0; a < n_; ++a) {
       for (size_t b = 0; b < n_; ++b) {
         Route& r = table_[a * n_ + b];
@@ -44,9 +44,10 @@ class LinkTransferModel final : public TransferModel {
     // unit to itself (the GPU's own HBM traffic), which is then charged like any other.
     if (r.hops == 0 && from == to) return Cost{};
     if (r.hops == 0) {
+      const std::string via = relay_ < 0 ? "and the system has no relay memory"
+                                         : "and none through the relay '" + names_[static_cast<size_t>(relay_)] + "'";
       throw Error("no route from '" + names_[static_cast<size_t>(from)] + "' to '" +
-                  names_[static_cast<size_t>(to)] +
-                  "': no direct link, and none through 'sram' (add one under `links:`)");
+                  names_[static_cast<size_t>(to)] + "': no direct link, " + via + " (add one under `links:`)");
     }
     const int64_t bytes = tensor.bytes();
     Cost c;
@@ -62,13 +63,14 @@ class LinkTransferModel final : public TransferModel {
   std::vector<std::string> names_;
   size_t n_;
   std::vector<Route> table_;  // [from * n + to]
+  UnitType relay_;
 };
 
 }  // namespace
 
 std::unique_ptr<TransferModel> make_link_transfer_model(const std::vector<std::string>& unit_names,
-                                                        const std::vector<LinkSpec>& links) {
-  return std::make_unique<LinkTransferModel>(unit_names, links);
+                                                        const std::vector<LinkSpec>& links, UnitType relay) {
+  return std::make_unique<LinkTransferModel>(unit_names, links, relay);
 }
 
 }  // namespace lightcode::hw

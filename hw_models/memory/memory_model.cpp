@@ -59,6 +59,7 @@ Capabilities memory_capabilities(MemoryLevel level, double clock_hz, int64_t cap
   c.residence = level == MemoryLevel::hbm ? Residence::hbm : Residence::sram;
   c.role = level == MemoryLevel::hbm ? TransferRole::hbm : TransferRole::sram;
   c.category = EnergyCategory::memory;
+  c.roles = memory_roles(level);
   return c;
 }
 

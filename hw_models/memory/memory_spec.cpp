@@ -17,7 +17,10 @@ const ParamTable& memory_params() {
       {
           Param::meta("family").doc("`memory`"),
           Param::meta("name").doc("display name"),
-          Param::choice("level", {"hbm", "sram", "buffer"}).required().doc("which memory this is"),
+          Param::choice("level", {"hbm", "sram", "buffer"})
+              .required()
+              .doc("which memory this is, and so the roles it can play in a system: an hbm holds "
+                   "the resident inputs, an sram stages photonic products and relays transfers"),
           Param::quantity("capacity", Dimension::data)
               .fallback("0 B")
               .doc("SRAM: the bound on tensors resident at once, checked by the event engine; HBM: "
@@ -47,13 +50,24 @@ const ParamTable& memory_params() {
   return table;
 }
 
+MemoryLevel memory_level(const Params& p) {
+  const std::string level = p.choice("level");
+  return level == "hbm" ? MemoryLevel::hbm : level == "sram" ? MemoryLevel::sram : MemoryLevel::buffer;
+}
+
+RoleSet memory_roles(MemoryLevel level) {
+  switch (level) {
+    case MemoryLevel::hbm: return {Role::resident};
+    case MemoryLevel::sram: return {Role::staging, Role::relay};
+    case MemoryLevel::buffer: return {};
+  }
+  return {};
+}
+
 MemorySpec parse_memory_spec(const Params& p) {
   MemorySpec s;
   s.name = p.text_if("name").value_or("");
-  const std::string level = p.choice("level");
-  s.level = level == "hbm"    ? MemoryLevel::hbm
-            : level == "sram" ? MemoryLevel::sram
-                              : MemoryLevel::buffer;
+  s.level = memory_level(p);
   if (s.level == MemoryLevel::hbm) {
     s.capacity_bytes = p.quantity("capacity");  // the resident inputs' bound (resident_inputs.hpp)
     s.read_energy_j = p.quantity("read_energy");

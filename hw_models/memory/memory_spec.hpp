@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "hw_models/roles.hpp"
 #include "sim/core/config.hpp"
 #include "sim/core/params.hpp"
 
@@ -27,6 +28,12 @@ struct MemorySpec {
 };
 
 const ParamTable& memory_params();
+// Reads `level`.
+MemoryLevel memory_level(const Params& params);
+// The roles of a system a memory of `level` can play (roles.hpp): an SRAM stages photonic
+// operands and relays transfers between units without a direct link, an HBM holds the graph's
+// resident inputs, a buffer plays none.
+RoleSet memory_roles(MemoryLevel level);
 // Reads `level` and the keys a model of that level uses: HBM read and preload energy; SRAM
 // clock, op energy and capacity; static power. The lightcode profile's transfers read the
 // read/write energies themselves.

@@ -2,6 +2,7 @@
 // system resolves to with its derived peak rates.
 #include <iostream>
 #include <memory>
+#include <string>
 
 #include "hw_models/registry.hpp"
 #include "hw_models/system.hpp"
@@ -18,6 +19,12 @@ namespace {
 void print_system(std::ostream& out, const hw::System& sys) {
   out << "system   " << sys.name() << "  (profile " << sys.profile().name()
       << (sys.profile().fuses_kernels() ? "" : "; it runs every op as its own kernel, fusion rules aside") << ")\n";
+  std::string roles;
+  for (hw::Role r : hw::kRoles) {
+    if (sys.role_unit(r) < 0) continue;
+    roles += std::string(roles.empty() ? "" : ", ") + std::string(hw::role_key(r)) + " " + sys.unit(sys.role_unit(r)).name;
+  }
+  out << "roles    " << roles << "\n";
   for (size_t t = 0; t < sys.unit_count(); ++t) {
     const hw::UnitInfo& u = sys.unit(static_cast<hw::UnitType>(t));
     out << "\n" << u.name << "  [" << u.family->name << ", " << sys.model(static_cast<hw::UnitType>(t)).unit_count()
@@ -32,6 +39,18 @@ void print_system(std::ostream& out, const hw::System& sys) {
     }
   }
   if (sys.config().has("links")) out << "\nlinks\n" << sys.config().at("links").to_yaml(2);
+}
+
+// "configs/systems/ (default), configs/systems/lightcode/ (lightcode)": where each
+// registered profile keeps the systems made for it.
+std::string systems_folders() {
+  std::string s;
+  for (const auto& p : hw::default_registry().profiles()) {
+    const std::string sub(p->systems_folder());
+    s += (s.empty() ? "" : ", ") + std::string("configs/systems/") + (sub.empty() ? "" : sub + "/") + " (" +
+         std::string(p->name()) + ")";
+  }
+  return s;
 }
 
 }  // namespace
@@ -51,19 +70,16 @@ void register_hw(CLI::App& app, CommandAction& action) {
   CLI::App* show = hw->add_subcommand(
       "show",
       "A system's units with derived peaks (FLOP/s per dtype, bandwidths, photonic MAC/s)\n"
-      "and the spec each resolves to after `from:` inheritance:\n"
-      "  lightcode hw show configs/systems/gpu_phu.yaml --profile lightcode");
+      "and the spec each resolves to after `from:` inheritance, e.g. (from the repository root):\n"
+      "  lightcode hw show configs/systems/h100_sxm_phu.yaml\n"
+      "  lightcode hw show configs/systems/lightcode/gpu_phu.yaml --profile lightcode\n"
+      "Each profile's systems: " + systems_folders());
   show->add_option("system", *path, "System YAML (configs/systems/*.yaml)")->required();
   show->add_option("--profile", *profile, "A registered profile (lightcode list profiles)")->capture_default_str();
   show->callback([&action, path, profile] {
     action = [path, profile] {
-      // A hardware file names its family; a system lists units. Say which the user gave.
-      const ConfigNode root = ConfigNode::load_file(*path, "system file");
-      if (root.is_map() && root.has("family") && !root.has("units")) {
-        root.at("family").fail("this is a hardware file (family " + root.at("family").as_string() +
-                               "); `hw show` takes a system that uses it (configs/systems/*.yaml, e.g. "
-                               "configs/systems/gpu_dota_b.yaml), or see `lightcode hw list`");
-      }
+      // The loader says what a file is when it is not a system for this profile (a hardware
+      // file, a system made for another profile) and what to give instead.
       const hw::System sys = hw::System::load(*path, hw::profile_named(*profile));
       print_system(std::cout, sys);
       return 0;

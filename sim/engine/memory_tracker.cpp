@@ -2,13 +2,12 @@
 
 #include <algorithm>
 
-
 namespace lightcode::engine {
 
 MemoryTracker::MemoryTracker(const hw::System& system, bool spill, size_t tasks)
     : spill_(spill), bytes_(tasks, 0), remaining_(tasks, 0), where_(tasks, Residence::none) {
-  const hw::UnitType sram = system.find("sram");
-  if (sram >= 0) sram_capacity_ = system.model(sram).capabilities().capacity_bytes;
+  const hw::UnitType staging = system.role_unit(hw::Role::staging);
+  if (staging >= 0) sram_capacity_ = system.model(staging).capabilities().capacity_bytes;
 }
 
 bool MemoryTracker::produced(int32_t task, const opt::Task& t, size_t consumers, Residence where, Time now) {

@@ -2,8 +2,10 @@
 // SRAM and HBM occupancy over simulated time. A task's outputs are allocated where its unit
 // keeps them (SRAM for the PHU and SRAM bookkeeping, HBM for GPU, CPU and graph inputs) when
 // it finishes, and freed when its last consumer has finished. Graph inputs (weights, tokens,
-// cache) and graph outputs stay resident. An allocation that would overflow a finite SRAM
-// either spills to HBM (when asked) or stops the simulation with an error naming the task.
+// cache) and graph outputs stay resident. The SRAM's capacity is the system's staging
+// memory's (roles.hpp: photonic operands and results stay there). An allocation that would
+// overflow a finite SRAM either spills to HBM (when asked) or stops the simulation with an
+// error naming the task.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -6,31 +6,19 @@
 #include <string>
 #include <utility>
 
-#include "sim/core/checked.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/limits.hpp"
+#include "sim/opt/photonic_expansion.hpp"
 
 namespace lightcode::opt {
 namespace {
-
-constexpr std::string_view kOperands = "the operand elements of a photonic product";
-
-ir::Node synthetic(ir::OpKind kind, std::vector<ir::TensorType> inputs, std::vector<ir::TensorType> outputs) {
-  ir::Node n;
-  n.kind = kind;
-  n.kind_name = std::string(ir::op_kind_name(kind));
-  n.inputs.resize(inputs.size());
-  n.input_types = std::move(inputs);
-  n.outputs = std::move(outputs);
-  return n;
-}
 
 class Expander {
  public:
   Expander(const StackedGraph& stacks, const Partition& part, const Placement& placement)
       : stacks_(stacks), graph_(stacks.graph()), system_(stacks.system()), part_(part),
         placement_(placement), profile_(system_.profile()),
-        sram_(system_.find("sram")), start_unit_(system_.find("start")),
+        start_unit_(system_.role_unit(hw::Role::start)),
         task_of_(graph_.size(), -1), item_at_(graph_.size(), -1) {}
 
   TaskGraph run() {
@@ -65,7 +53,7 @@ class Expander {
     t.kind = ir::OpKind::start;
     t.kind_name = "start";
     t.unit = start_unit_;
-    const ir::Node node = synthetic(ir::OpKind::start, {}, {ir::TensorType{ir::Shape{}, ir::DType::float32}});
+    const ir::Node node = synthetic(ir::OpKind::start, t.name, {}, {ir::TensorType{ir::Shape{}, ir::DType::float32}});
     t.cost = system_.model(start_unit_).estimate(node, 0);
     t.subgraph = s;
     t.outputs = node.outputs;
@@ -267,49 +255,26 @@ class Expander {
     return t;
   }
 
+  // The split, products and merge of photonic_expansion.hpp, as tasks.
   void emit_photonic(ir::NodeId id, const Candidate& c) {
     const ir::Node& node = graph_.node(id);
-    const hw::HardwareModel& sram_model = system_.model(sram_);
-    const hw::HardwareModel& phu = system_.model(c.unit);
-    // Operands as 2-D products: dense [M, K] x [N, K]; batch_matmul [B.., M, K] x [B.., N, K].
-    const ir::TensorType& a = node.input_type(0);
-    const ir::TensorType& b = node.input_type(1);
-    const ir::TensorType& o = node.output();
-    const int64_t m = a.shape.from_back(2), k = a.shape.back(), n = b.shape.from_back(2);
-    const int64_t per_product = checked_mul(m, n, "the elements of one 2-D product");
-    // A product of empty matrices still runs once (and takes no time).
-    const int64_t batch = node.kind == ir::OpKind::matmul && per_product > 0 ? o.shape.elements() / per_product : 1;
-    if (batch > limits::kTasks.value - static_cast<int64_t>(out_.tasks.size())) {
+    const PhotonicExpansion x = plan_photonic_expansion(system_, node, c.unit, c.algorithm);
+    if (x.products > limits::kTasks.value - static_cast<int64_t>(out_.tasks.size())) {
       throw Error(SourcePlace{graph_.source(), 0, 0, ""},
-                  "node '" + node.name + "' expands into " + std::to_string(batch) + " photonic products: above the limit of " +
-                      std::to_string(limits::kTasks.value) + " tasks (" + std::string(limits::kTasks.name) + ")");
+                  "node '" + node.name + "' expands into " + std::to_string(x.products) +
+                      " photonic products: above the limit of " + std::to_string(limits::kTasks.value) + " tasks (" +
+                      std::string(limits::kTasks.name) + ")");
     }
-    const ir::TensorType pa{ir::Shape{m, k}, a.dtype}, pb{ir::Shape{n, k}, b.dtype}, po{ir::Shape{m, n}, o.dtype};
-
-    const ir::Node split_op = synthetic(ir::OpKind::sram_split, node.input_types, node.input_types);
-    const TaskId split_id = push(derived(id, "/split", split_op, sram_, 0, sram_model.estimate(split_op, 0),
-                                         inputs_at(id, sram_)));
-
-    ir::Node product = synthetic(ir::OpKind::matrix_matrix, {pa, pb}, {po});
-    product.required_bits = node.required_bits;  // each 2-D product keeps the op's precision
-    const hw::Cost product_cost = phu.estimate(product, c.algorithm);
-    // What crosses the split -> product and product -> merge links: nothing in the lightcode
-    // profile (the original charges those edges no energy), the operands otherwise.
-    const ir::TensorType none{ir::Shape{0}, o.dtype};
-    const ir::TensorType operands{ir::Shape{checked_add(checked_mul(m, k, kOperands), checked_mul(n, k, kOperands), kOperands)},
-                                  a.dtype};
-    const bool move = profile_.expansion_edges_move_data();
-    const hw::Cost in_link = system_.transfers().estimate(move ? operands : none, sram_, c.unit);
-    const hw::Cost out_link = system_.transfers().estimate(move ? po : none, c.unit, sram_);
+    const TaskId split_id =
+        push(derived(id, "/split", x.split, x.staging, 0, x.split_cost, inputs_at(id, x.staging)));
     std::vector<TaskInput> products;
-    for (int64_t i = 0; i < batch; ++i) {
-      const TaskId p = push(derived(id, "/mm" + std::to_string(i), product, c.unit, c.algorithm,
-                                    product_cost, {TaskInput{split_id, in_link}}));
-      products.push_back(TaskInput{p, out_link});
+    for (int64_t i = 0; i < x.products; ++i) {
+      const TaskId p = push(derived(id, "/mm" + std::to_string(i), x.product, c.unit, c.algorithm, x.product_cost,
+                                    {TaskInput{split_id, x.operands_in}}));
+      products.push_back(TaskInput{p, x.result_out});
     }
-    const ir::Node merge_op = synthetic(ir::OpKind::sram_merge, {po}, node.outputs);
-    task_of_[static_cast<size_t>(id)] = push(derived(id, "/merge", merge_op, sram_, 0,
-                                                     sram_model.estimate(merge_op, 0), std::move(products)));
+    task_of_[static_cast<size_t>(id)] =
+        push(derived(id, "/merge", x.merge, x.staging, 0, x.merge_cost, std::move(products)));
   }
 
   const StackedGraph& stacks_;
@@ -318,7 +283,6 @@ class Expander {
   const Partition& part_;
   const Placement& placement_;
   const hw::Profile& profile_;
-  const hw::UnitType sram_;
   const hw::UnitType start_unit_;
   std::vector<TaskId> task_of_;
   std::vector<int32_t> item_at_;  // emit_with_groups' item of each node of the subgraph

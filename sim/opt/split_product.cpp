@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/opt/photonic_expansion.hpp"
 
 namespace lightcode::opt {
 namespace {
@@ -55,19 +56,6 @@ ir::TensorType with_rows(ir::TensorType t, int64_t rows) {
   return t;
 }
 
-// A node as cost models read it (kind, operand and result types), its inputs not yet wired.
-ir::Node synthetic(ir::OpKind kind, std::string name, std::vector<ir::TensorType> inputs,
-                   std::vector<ir::TensorType> outputs) {
-  ir::Node n;
-  n.kind = kind;
-  n.kind_name = std::string(ir::op_kind_name(kind));
-  n.name = std::move(name);
-  n.inputs.resize(inputs.size());
-  n.input_types = std::move(inputs);
-  n.outputs = std::move(outputs);
-  return n;
-}
-
 // The five nodes replacing product `p` in `out`, whose inputs are already remapped by `moved`.
 template <class Moved>
 void add_split(ir::Graph& out, const ir::Node& p, int64_t rows_a, int64_t m, const Moved& moved) {
@@ -107,14 +95,13 @@ class HalfTime {
         system_(stacks.system()),
         product_(stacks.graph().node(product)),
         unit_(unit),
-        concat_unit_(concat_unit),
-        sram_(system_.find("sram")) {
+        concat_unit_(concat_unit) {
     const ir::Graph& g = stacks.graph();
     algorithm_ = first_algorithm(unit, product_);
     if (algorithm_ < 0) {
       fail(g, "unit '" + unit_name(unit) + "' cannot run " + describe(g, product));
     }
-    photonic_ = system_.model(unit).capabilities().photonic && sram_ >= 0;
+    photonic_ = system_.model(unit).capabilities().photonic;
     for (size_t p = 0; p < 2; ++p) {
       const ir::NodeId producer = product_.inputs[p].node;
       for (const Candidate* c = stacks.begin(producer); c != stacks.end(producer); ++c) {
@@ -135,7 +122,7 @@ class HalfTime {
     ir::Node op = product_;
     op.input_types[0] = with_rows(op.input_types[0], rows);
     op.outputs[0] = with_rows(op.outputs[0], rows);
-    return photonic_ ? through_sram(op, rows) : direct(op, rows);
+    return photonic_ ? through_staging(op, rows) : direct(op, rows);
   }
 
  private:
@@ -220,39 +207,25 @@ class HalfTime {
     return arrive.plus(run(unit_, op, algorithm_), kWhat).plus(back, kWhat);
   }
 
-  // A photonic unit, as expand.hpp expands its products: the inputs gather on SRAM (split),
-  // each 2-D product's operands move to the unit as one tensor, the products run on the unit's
-  // instances, their results move back to SRAM (merge) and on to the concatenate.
-  Time through_sram(const ir::Node& op, int64_t rows) const {
-    const ir::TensorType& a = op.input_type(0);
-    const ir::TensorType& b = op.input_type(1);
-    const int64_t k = a.shape.back(), n = b.shape.from_back(2);
-    const int64_t per_product = checked_mul(rows, n, kWhat);
-    const int64_t batch = op.kind == ir::OpKind::matmul && per_product > 0
-                              ? op.output().shape.elements() / per_product
-                              : 1;
-    const int64_t rounds =
-        (batch + system_.model(unit_).unit_count() - 1) / system_.model(unit_).unit_count();
-    const ir::TensorType pa{ir::Shape{rows, k}, a.dtype}, pb{ir::Shape{n, k}, b.dtype};
-    const ir::TensorType po{ir::Shape{rows, n}, op.output().dtype};
-    const bool move = system_.profile().expansion_edges_move_data();
-    const int64_t operand_elements =
-        checked_add(checked_mul(rows, k, kWhat), checked_mul(n, k, kWhat), kWhat);
-    const ir::TensorType operands{ir::Shape{move ? operand_elements : 0}, a.dtype};
-    const ir::TensorType result = move ? po : ir::TensorType{ir::Shape{0}, po.dtype};
-
-    ir::Node product = synthetic(ir::OpKind::matrix_matrix, op.name + "/mm", {pa, pb}, {po});
-    product.required_bits = op.required_bits;
-    const ir::Node split =
-        synthetic(ir::OpKind::sram_split, op.name + "/split", op.input_types, op.input_types);
-    const ir::Node merge = synthetic(ir::OpKind::sram_merge, op.name + "/merge", {po}, op.outputs);
-    const Time gather = std::max(sliced_arrival(rows, sram_), weights_arrival(b, sram_));
-    const Time compute = run(unit_, product, algorithm_) * rounds;
-    Time t = gather.plus(run(sram_, split, 0), kWhat);
-    t = t.plus(route_or_fail(operands, sram_, unit_, "the operands"), kWhat).plus(compute, kWhat);
-    t = t.plus(route_or_fail(result, unit_, sram_, "a product's result"), kWhat)
-            .plus(run(sram_, merge, 0), kWhat);
-    return t.plus(route_or_fail(op.output(), sram_, concat_unit_, "the result"), kWhat);
+  // A photonic unit, as opt::expand runs it (photonic_expansion.hpp): the inputs gather on
+  // the staging memory (split), each 2-D product's operands move to the unit as one tensor,
+  // the products run in rounds on the unit's instances, their results move back (merge) and
+  // on to the concatenate.
+  Time through_staging(const ir::Node& op, int64_t rows) const {
+    PhotonicExpansion x;
+    try {
+      x = plan_photonic_expansion(system_, op, unit_, static_cast<hw::AlgorithmId>(algorithm_));
+    } catch (const Error& e) {
+      fail(stacks_.graph(), "the photonic expansion of '" + product_.name + "' on unit '" + unit_name(unit_) +
+                                "': " + e.what());
+    }
+    const Time gather =
+        std::max(sliced_arrival(rows, x.staging), weights_arrival(op.input_type(1), x.staging));
+    Time t = gather.plus(x.split_cost.time, kWhat)
+                 .plus(x.operands_in.time, kWhat)
+                 .plus(x.product_cost.time * x.rounds(system_), kWhat);
+    t = t.plus(x.result_out.time, kWhat).plus(x.merge_cost.time, kWhat);
+    return t.plus(route_or_fail(op.output(), x.staging, concat_unit_, "the result"), kWhat);
   }
 
   const StackedGraph& stacks_;
@@ -260,7 +233,6 @@ class HalfTime {
   const ir::Node& product_;
   hw::UnitType unit_;
   hw::UnitType concat_unit_;
-  hw::UnitType sram_;
   bool photonic_ = false;
   int algorithm_ = -1;
   std::array<std::vector<hw::UnitType>, 2> sources_;  // the units each input's producer may use

@@ -20,10 +20,11 @@
 // each input comes from whichever unit its producer may run on delivers it soonest; the slice
 // runs on whichever unit delivers its rows soonest, its own time included):
 //   electronic x:  max(slice of m rows -> x, input 1 -> x) + product(m) on x + result x -> b
-//   photonic x:    as opt::expand runs it: max(slice -> SRAM, input 1 -> SRAM) + SRAM split
-//                  + both operands SRAM -> x (one transfer) + its 2-D products on x + results
-//                  x -> SRAM + SRAM merge + result SRAM -> b   (its conversions are inside
-//                  its estimate)
+//   photonic x:    its photonic expansion, the plan opt::expand emits (photonic_expansion.hpp),
+//                  S the staging memory: max(slice -> S, input 1 -> S) + split + operands
+//                  S -> x (one transfer) + its 2-D products on x (in rounds over x's
+//                  instances) + result x -> S + merge + result S -> b   (its conversions are
+//                  inside its estimate)
 // Each step is the system's cost model or transfer model (a product's first algorithm);
 // result b -> b is whatever the system charges (nothing over a GPU's self-link).
 // Linearised from two row counts,

@@ -97,7 +97,7 @@ void link_estimate(benchmark::State& state) {
   links[0] = {"hbm", "sram", 1e-9, 1e12, 1e-12, true, {}};
   links[1] = {"sram", "cpu", 1e-9, 2e11, 0.4e-12, true, {}};
   links[2] = {"sram", "phu", 1e-8, 2e11, 0.4e-12, true, {}};
-  const auto t = hw::make_link_transfer_model(units, links);
+  const auto t = hw::make_link_transfer_model(units, links, 4);  // relay: sram
   const std::vector<ir::Node> ops = gpt2_ops();
   for (auto _ : state) {
     for (const ir::Node& n : ops)

@@ -5,7 +5,8 @@
 #   - sim/core includes nothing above sim/core
 #   - sim/engine includes no layer above it (results, sweep, app)
 #   - decisions by registered objects: no comparison with a hardware-family name outside
-#     hw_models/ registration, no `Profile::` branch outside the profile objects
+#     hw_models/ registration, no `Profile::` branch outside the profile objects, no unit
+#     looked up by the name of the role it plays (System::role_unit answers that)
 set -uo pipefail
 cd "${1:?usage: check_layers.sh <source dir>}" || exit 2
 status=0
@@ -26,5 +27,7 @@ report "a hardware-family name compared outside hw_models/ registration" \
   "$(grep -rnE '(family|name)[^;]*[!=]= *"(cpu|gpu|phu|memory|start)"' sim frontend hw_models --include=*.cpp --include=*.hpp | grep -v '^hw_models/register_all.cpp:')"
 report "a Profile:: branch outside the profile objects" \
   "$(grep -rnE 'Profile::[a-z_]+' sim frontend hw_models --include=*.cpp --include=*.hpp | grep -vE '^hw_models/(profile\.hpp|default_profile\.cpp|lightcode/lightcode_profile\.cpp|system\.hpp):')"
+report "a unit looked up by a role's name (ask System::role_unit)" \
+  "$(grep -rnE 'find\((names_, *)?"(sram|hbm|start)"\)' sim frontend hw_models --include=*.cpp --include=*.hpp)"
 [[ $status -eq 0 ]] && echo "layering: all rules hold"
 exit $status

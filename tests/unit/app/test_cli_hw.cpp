@@ -65,11 +65,60 @@ TEST_CASE("hw show on a bad system file names the file") {
   CHECK(r.err.find("/nonexistent/system.yaml") != std::string::npos);
 }
 
-TEST_CASE("hw show given a hardware file says it takes a system") {
+TEST_CASE("hw show given a hardware file says it takes a system and names one that uses the file") {
   const auto r = run_lightcode("hw show " + source_dir() + "/configs/hardware/phu_dota_b.yaml");
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("phu_dota_b.yaml:6:9: family: this is a hardware file (family phu); `hw show` takes a system") !=
+  CHECK(r.err.find("phu_dota_b.yaml:6:9: family: this is a hardware file (family: phu), not a system file; a system "
+                   "file lists its compute units under `units:`") != std::string::npos);
+  CHECK(r.err.find("see " + source_dir() + "/configs/systems/cpu_dota_b.yaml, which uses this one") !=
         std::string::npos);
+}
+
+TEST_CASE("every example command line `hw show --help` prints runs, from the repository root") {
+  const auto help = run_lightcode("hw show --help");
+  REQUIRE(help.exit_code == 0);
+  std::istringstream lines(help.out);
+  int examples = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const std::string prefix = "  lightcode ";
+    if (line.rfind(prefix, 0) != 0) continue;
+    // Its relative paths are the repository's: run it with the paths made absolute.
+    std::string args = line.substr(prefix.size());
+    for (size_t at = args.find("configs/"); at != std::string::npos; at = args.find("configs/", at + 1)) {
+      if (at > 0 && args[at - 1] != ' ') continue;
+      args.insert(at, source_dir() + "/");
+      at += source_dir().size() + 1;
+    }
+    CAPTURE(line);
+    const auto r = run_lightcode(args);
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out.find("system   ") == 0);
+    ++examples;
+  }
+  CHECK(examples >= 2);
+}
+
+TEST_CASE("a scenario's systems made for another profile: the error says so and names the counterparts") {
+  // The seed table uses the lightcode profile's systems; under the default profile each names
+  // its default counterpart.
+  const auto r = run_lightcode("run " + source_dir() + "/scenarios/seed_table.yaml --profile default");
+  CHECK(r.exit_code == 2);
+  for (const char* name : {"cpu", "cpu_phu", "gpu", "gpu_phu"}) {
+    CAPTURE(name);
+    const std::string file = source_dir() + "/configs/systems/lightcode/" + name + ".yaml";
+    CHECK(r.err.find(file + ": this system file is made for profile 'lightcode' (it loads under that profile, not "
+                            "under 'default' used here): for profile 'default' use " + source_dir() +
+                     "/configs/systems/" + name + ".yaml, the same system made for it; or run profile 'lightcode'") !=
+          std::string::npos);
+  }
+  CHECK(r.err.find("remove it") == std::string::npos);
+  // The reverse: a default-profile system under the lightcode profile names the lightcode one.
+  const auto back = run_lightcode("hw show " + source_dir() + "/configs/systems/cpu_phu.yaml --profile lightcode");
+  CHECK(back.exit_code == 2);
+  CHECK(back.err.find("cpu_phu.yaml: this system file is made for profile 'default'") != std::string::npos);
+  CHECK(back.err.find("for profile 'lightcode' use " + source_dir() + "/configs/systems/lightcode/cpu_phu.yaml, the "
+                      "same system made for it; or run profile 'default'") != std::string::npos);
 }
 
 TEST_CASE("calibrate fits the measured timings and writes a loadable CPU spec") {

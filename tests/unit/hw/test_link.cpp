@@ -52,7 +52,7 @@ TEST_CASE("links parse with units, defaults and a place") {
 }
 
 TEST_CASE("a direct link: latency + bytes / bandwidth, bits x energy per bit") {
-  const auto t = make_link_transfer_model(kUnits, links_of(kLinks));
+  const auto t = make_link_transfer_model(kUnits, links_of(kLinks), kSram);
   const Cost small = t->estimate(floats(1000), kSram, kCpu);
   CHECK(small.time == Time::from_seconds(0.5e-9 + 4000.0 / 50e9));
   CHECK(small.energy.picojoules() == doctest::Approx(4000.0 * 8 * 0.25));
@@ -68,7 +68,7 @@ TEST_CASE("a direct link: latency + bytes / bandwidth, bits x energy per bit") {
 }
 
 TEST_CASE("pairs without a direct link route through sram, and the hops add") {
-  const auto t = make_link_transfer_model(kUnits, links_of(kLinks));
+  const auto t = make_link_transfer_model(kUnits, links_of(kLinks), kSram);
   const ir::TensorType x = floats(250000);  // 1 MB
   const Cost hbm_cpu = t->estimate(x, kHbm, kCpu);
   CHECK(hbm_cpu.time == Time::from_seconds(1e-9 + 1e6 / 100e9 + 0.5e-9 + 1e6 / 50e9));
@@ -83,7 +83,7 @@ TEST_CASE("pairs without a direct link route through sram, and the hops add") {
 
 TEST_CASE("link_timing: occupancy holds the link, latency follows, and together they are the model's time") {
   const std::vector<LinkSpec> links = links_of(kLinks);
-  const auto t = make_link_transfer_model(kUnits, links);
+  const auto t = make_link_transfer_model(kUnits, links, kSram);
   const LinkTiming sram_cpu = link_timing(links[1], 4000);  // 0.5 ns, 50 GB/s
   CHECK(sram_cpu.occupancy == Time::ps(80000));
   CHECK(sram_cpu.latency == Time::ps(500));
@@ -102,14 +102,14 @@ TEST_CASE("link_timing: occupancy holds the link, latency follows, and together 
 
 TEST_CASE("a self-link replaces the route through sram") {
   const auto t = make_link_transfer_model(
-      kUnits, links_of(std::string(kLinks) + "  - {src: cpu, dst: cpu}\n"));
+      kUnits, links_of(std::string(kLinks) + "  - {src: cpu, dst: cpu}\n"), kSram);
   const Cost c = t->estimate(floats(1000000), kCpu, kCpu);
   CHECK(c.time == Time::zero());
   CHECK(c.energy.picojoules() == 0.0);
 }
 
 TEST_CASE("a missing route is an error naming both units") {
-  const auto t = make_link_transfer_model(kUnits, links_of(kLinks));
+  const auto t = make_link_transfer_model(kUnits, links_of(kLinks), kSram);
   const std::string msg = error_of([&] { t->estimate(floats(10), kCpu, kGpu); });
   CHECK(msg.find("'cpu'") != std::string::npos);
   CHECK(msg.find("'gpu'") != std::string::npos);
@@ -120,7 +120,7 @@ TEST_CASE("a missing route is an error naming both units") {
 
 TEST_CASE("a link to a unit the system lacks, or a duplicate link, is a placed error") {
   const std::string unknown = error_of(
-      [] { make_link_transfer_model(kUnits, links_of("links:\n  - {src: cpu, dst: gpuu}\n")); });
+      [] { make_link_transfer_model(kUnits, links_of("links:\n  - {src: cpu, dst: gpuu}\n"), kSram); });
   CHECK(unknown.find("system.yaml:2") != std::string::npos);
   CHECK(unknown.find("'gpuu'") != std::string::npos);
   CHECK(unknown.find("units: cpu, phu, gpu, hbm, sram") != std::string::npos);

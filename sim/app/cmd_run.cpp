@@ -16,6 +16,7 @@
 #include "sim/app/overrides.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/output_file.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/core/output_lock.hpp"
 #include "sim/results/console_table.hpp"
 #include "sim/results/hdf5_file.hpp"
@@ -23,6 +24,7 @@
 #include "sim/sweep/run_point.hpp"
 #include "sim/sweep/scenario.hpp"
 #include "sim/stages/stage.hpp"
+#include "sim/sweep/provenance.hpp"
 
 namespace lightcode::app {
 namespace {
@@ -70,14 +72,15 @@ results::PointResult run_here(const sweep::PointSpec& p, const sweep::PointOptio
 }
 
 int run(const RunOptions& o) {
+  const uint64_t mark = input_mark();  // the files read from here on are the scenario's inputs
   const sweep::Scenario scenario = sweep::load_scenario(o.scenario, o.sets);
   std::string vcd = o.vcd;
   if (!vcd.empty() && std::filesystem::path(vcd).extension() != ".vcd") vcd += ".vcd";  // SystemC adds it
   for (const sweep::PointSpec& p : scenario.points) {
     if (!vcd.empty() && p.fidelity != Fidelity::event) {
-      throw Error("--vcd records the event engine, but point " + p.id + " runs at " +
-                  std::string(fidelity_name(p.fidelity)) + " fidelity" +
-                  (p.stage == Stage::serve ? " (stage serve times its iterations analytically)" : " (add --fidelity event)"));
+      throw Error("--vcd records the event engine, but point " + p.id + " (stage " + std::string(stage_name(p.stage)) +
+                  ") runs at " + std::string(fidelity_name(p.fidelity)) +
+                  " fidelity (--fidelity event, where its stage reads `fidelity`)");
     }
     if (!o.trace.empty() && !(sweep::stage_info(p.stage).summary_parts & results::kGraphFigures)) {
       throw Error("--trace writes a timeline of placed tasks, which point " + p.id + " (stage " +
@@ -96,9 +99,11 @@ int run(const RunOptions& o) {
   check_outputs(outputs);
   const OutputLock lock(out, "run " + o.scenario);  // no sweep or run writes `out` meanwhile
 
-  results::ResultsFile file;
-  file.tool_version = "lightcode 0.1.0";
-  file.scenario_text = scenario.text;
+  // The results record what they were computed from (sim/sweep/provenance.hpp).
+  std::vector<std::string> settings = scenario.sets;
+  if (o.no_contention) settings.push_back("contention=false");
+  if (o.spill_sram) settings.push_back("spill_sram=true");
+  results::ResultsFile file = sweep::results_header(scenario, settings, inputs_read_since(mark));
   std::vector<results::PointSummary> rows;
   std::ostringstream listing;
   int failed = 0;

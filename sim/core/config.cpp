@@ -464,6 +464,13 @@ ConfigNode ConfigNode::replaced(const std::string& dotted_path, ConfigValue valu
     at = &it->second;
   }
   *at = std::move(value);
+  // The mappings made on the way are values of their own from now on (the tree is final).
+  std::function<void(ConfigValue&)> own = [&](ConfigValue& v) {
+    if (!v.origin) v.origin = &v;
+    for (auto& entry : v.entries) own(entry.second);
+    for (ConfigValue& item : v.items) own(item);
+  };
+  own(*copy);
   std::shared_ptr<const ConfigValue> root = copy;
   // The returned node is the root of the new tree; callers re-navigate from it.
   return ConfigNode(root, root.get(), "");

@@ -62,7 +62,11 @@ double Rng::uniform() {
 }
 
 double Rng::normal() {
-  return std::sqrt(-2.0 * std::log(uniform())) * std::cos(2.0 * kPi * uniform());
+  // Two draws in this order: the operands of `*` are unsequenced, so one expression calling
+  // uniform() twice could give other numbers under another compiler.
+  const double u1 = uniform();
+  const double u2 = uniform();
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * kPi * u2);
 }
 
 std::vector<Request> parse_request_trace(std::string_view text, const std::string& file) {

@@ -7,6 +7,8 @@
 // (cmake/tests.cmake), one ctest entry per test case, so ctest reports exactly that case as
 // skipped, never as passed. Run by hand, a test binary stops at the first such case with
 // exit code 77: run ctest, or pick cases with --test-case / --test-case-exclude.
+#include <stdlib.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -32,6 +34,26 @@ inline void require_python_modules(const std::string& modules) {
 
 inline void require_h5py() {
   require_python_modules("h5py");
+}
+
+// Runs `script` with python(); its stdout (stderr goes to the test's).
+inline std::string run_python(const std::string& script) {
+  char path[] = "/tmp/lightcode_test_py_XXXXXX";
+  const int fd = ::mkstemp(path);
+  if (fd < 0) return "";
+  FILE* f = ::fdopen(fd, "w");
+  std::fputs(script.c_str(), f);
+  std::fclose(f);
+  const std::string cmd = "'" + python() + "' " + path;
+  std::string out;
+  if (FILE* pipe = ::popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    size_t got = 0;
+    while ((got = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, got);
+    ::pclose(pipe);
+  }
+  std::remove(path);
+  return out;
 }
 
 }  // namespace lightcode::test

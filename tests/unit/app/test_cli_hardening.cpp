@@ -178,7 +178,7 @@ TEST_CASE("--vcd at analytical fidelity is an error, not silently ignored") {
   Scratch s;
   const auto r = run_lightcode("run " + s.scenario("a.yaml", "") + " --vcd " + s.path("w.vcd") + " --out " + s.path("o.h5"));
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("--vcd records the event engine, but point p0000 runs at analytical fidelity") != std::string::npos);
+  CHECK(r.err.find("--vcd records the event engine, but point p0000 (stage prefill) runs at analytical fidelity (--fidelity event") != std::string::npos);
   CHECK_FALSE(fs::exists(s.path("w.vcd")));
 }
 

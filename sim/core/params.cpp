@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
 #include "sim/core/error.hpp"
+#include "sim/core/numbers.hpp"
+#include "sim/core/quantity.hpp"
 
 namespace lightcode {
 namespace {
@@ -61,16 +64,30 @@ int64_t parse_integer(const std::string& s) {
 }
 
 double parse_real(const std::string& s) {
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || *end != '\0' || !std::isfinite(v))
-    throw Error("'" + excerpt(s) + "' is not a number");
-  return v;
+  const std::optional<double> v = parse_decimal(s);  // decimal only: not "0x10", "inf", "nan"
+  if (!v) throw Error("'" + excerpt(s) + "' is not a number (a finite decimal)");
+  return *v;
+}
+
+// The bound as the docs and errors write it: "100", or "9.2e+18 B" for a quantity.
+std::string bound_text(const Param& p, double v) {
+  if (p.kind == ParamKind::quantity) return format_quantity(v, p.dimension);
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
 }
 
 void check_sign(const Param& p, double v, const std::string& s) {
-  if (p.sign == Sign::positive && !(v > 0.0)) throw Error("must be positive, got '" + s + "'");
-  if (p.sign == Sign::non_negative && v < 0.0) throw Error("must not be negative, got '" + s + "'");
+  if (p.sign == Sign::positive && !(v > 0.0)) throw Error("must be positive, got '" + excerpt(s) + "'");
+  if (p.sign == Sign::non_negative && v < 0.0) throw Error("must not be negative, got '" + excerpt(s) + "'");
+  if (p.most && v > *p.most) {
+    throw Error("must be at most " + bound_text(p, *p.most) + ", got '" + excerpt(s) + "'" +
+                (p.most_why.empty() ? "" : " (" + p.most_why + ")"));
+  }
+  // Every duration becomes a Time somewhere (integer picoseconds): one that cannot is refused
+  // here, at its key, rather than by whichever model converts it first. A signed duration
+  // (a fitted offset) is checked by its size.
+  if (p.kind == ParamKind::quantity && p.dimension == Dimension::duration) Time::from_seconds(std::fabs(v));
 }
 
 double parse_number(const Param& p, const std::string& s) {
@@ -87,20 +104,20 @@ double parse_number(const Param& p, const std::string& s) {
     }
     case ParamKind::fraction: {
       const double v = parse_real(s);
-      if (!(v > 0.0) || v > 1.0) throw Error("must be a fraction in (0, 1], got " + s);
+      if (!(v > 0.0) || v > 1.0) throw Error("must be a fraction in (0, 1], got " + excerpt(s));
       return v;
     }
     case ParamKind::count: {
       const int64_t v = parse_integer(s);
       if (v < 1 || v > p.limit->value) {
         throw Error("must be an integer from 1 to " + std::to_string(p.limit->value) + " (" +
-                    std::string(p.limit->name) + "), got " + s);
+                    std::string(p.limit->name) + "), got " + excerpt(s));
       }
       return static_cast<double>(v);
     }
     case ParamKind::integer: {
       const int64_t v = parse_integer(s);
-      if (v < 0) throw Error("must not be negative, got " + s);
+      if (v < 0) throw Error("must not be negative, got " + excerpt(s));
       return static_cast<double>(v);
     }
     default:
@@ -213,6 +230,11 @@ Param&& Param::signed_() && {
   sign = Sign::any;
   return std::move(*this);
 }
+Param&& Param::at_most(double most_value, std::string why) && {
+  most = most_value;
+  most_why = std::move(why);
+  return std::move(*this);
+}
 Param&& Param::required() && {
   presence = Presence::required;
   return std::move(*this);
@@ -234,6 +256,7 @@ std::string Param::type_text() const {
                       std::string(dimension_base_unit(dimension)) + ")";
       if (sign == Sign::positive) s += ", > 0";
       if (sign == Sign::non_negative) s += ", >= 0";
+      if (most) s += ", <= " + bound_text(*this, *most);
       return s;
     }
     case ParamKind::count:
@@ -241,9 +264,10 @@ std::string Param::type_text() const {
     case ParamKind::integer:
       return "integer >= 0";
     case ParamKind::real:
-      return sign == Sign::positive       ? "number > 0"
-             : sign == Sign::non_negative ? "number >= 0"
-                                          : "number";
+      return std::string(sign == Sign::positive       ? "number > 0"
+                         : sign == Sign::non_negative ? "number >= 0"
+                                                      : "number") +
+             (most ? ", <= " + bound_text(*this, *most) : "");
     case ParamKind::fraction:
       return "fraction (0, 1]";
     case ParamKind::boolean:

@@ -5,10 +5,12 @@
 // own generator and samplers: std::*_distribution differ between standard libraries).
 //
 // Trace CSV: a header naming the columns arrival_s, prompt_tokens, output_tokens (in any
-// order; other columns are an error), then one request per row: arrival in seconds (>= 0, not
-// before the previous row's), token counts positive integers within limits::kSequenceLength.
-// Blank lines and lines starting with '#' are skipped. A malformed row is a lightcode::Error
-// at "<file>:<line>" naming the column and what was expected.
+// order; other columns are an error), then one request per row: arrival in decimal seconds
+// (>= 0, within a Time's 106 days, not before the previous row's), token counts positive
+// integers within limits::kSequenceLength; at least one row and at most limits::kRequests
+// (checked as rows are read, so a longer trace is refused at its first extra row). Blank lines
+// and lines starting with '#' are skipped. A malformed row is a lightcode::Error at
+// "<file>:<line>:<column>: <column name>" saying what was expected, quoting an excerpt.
 //
 // Generated: `count` requests; inter-arrival gaps from the arrival process at `rate` per
 // second (poisson: exponential gaps; gamma: gamma gaps with coefficient of variation `cv`,
@@ -73,10 +75,18 @@ struct LengthSpec {
   double median = 128.0, sigma = 0.0;  // lognormal
 };
 
+// The largest gamma cv (shape 1 / cv^2 >= 1e-4). Our bound: beyond it the gaps' mean 1 / rate
+// rests on draws rarer than 1 in 10,000 (over 99 % of gaps are below a picosecond), so no run
+// shows the rate it was asked for. Every cv in (0, kGammaMaxCv] is drawn by an exact method in
+// arithmetic that neither overflows nor cancels (requests.cpp).
+inline constexpr double kGammaMaxCv = 100.0;
+inline constexpr std::string_view kGammaMaxCvWhy =
+    "beyond it the gaps' mean rests on draws rarer than 1 in 10,000, so no run shows its arrival rate";
+
 struct GeneratorSpec {
   std::string arrival = "poisson";
   double rate_per_s = 1.0;  // > 0
-  double cv = 1.0;          // gamma: the gaps' coefficient of variation, > 0
+  double cv = 1.0;          // gamma: the gaps' coefficient of variation, in (0, kGammaMaxCv]
   LengthSpec prompt, output;
   int64_t count = 1;
   uint64_t seed = 0;

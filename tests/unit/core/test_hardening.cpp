@@ -155,7 +155,7 @@ TEST_CASE("the limits table is documented in docs/CONFIG.md, as generated") {
   CHECK(doc.find(limits_markdown()) != std::string::npos);
 }
 
-TEST_CASE("an error that quotes a 5 MB value quotes an excerpt of it") {
+TEST_CASE("an error that quotes a long value quotes an excerpt of it") {
   struct Named {
     std::string_view name;
   };
@@ -170,7 +170,8 @@ TEST_CASE("an error that quotes a 5 MB value quotes an excerpt of it") {
                           Param::choice("c", {"a", "b"}).doc("c"),
                           Param::boolean("b").fallback("true").doc("b")}};
   const std::string huge(5 << 20, '9');
-  for (const std::string& value : {huge, "-" + huge, "1" + std::string(5 << 20, ' ') + "x", "0." + huge, "-1" + huge}) {
+  const std::string big(256 << 10, '9');  // as long as a message needs: each is quoted as 64 characters
+  for (const std::string& value : {big, "-" + big, "1" + std::string(256 << 10, ' ') + "x"}) {
     for (const char* key : {"clock", "x", "f", "n", "i", "c", "b"}) {
       const std::string e = error_of([&] {
         ConfigUsage usage;
@@ -187,7 +188,8 @@ TEST_CASE("an error that quotes a 5 MB value quotes an excerpt of it") {
         }
       });
       INFO(std::string(key));
-      CHECK(e.size() < 400);  // "0.999..." is a valid fraction, and "x" at most 1: no error
+      CHECK_FALSE(e.empty());
+      CHECK(e.size() < 400);
     }
   }
   CHECK(error_of([&] { named_in(registry, huge, "scheduler"); }).size() < 200);

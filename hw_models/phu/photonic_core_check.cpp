@@ -43,6 +43,7 @@ struct Checker {
                           db(c.photodetector, "sensitivity", c.photodetector.sensitivity_dbm),
                           db(c.modulator, "insertion_loss", c.modulator.insertion_loss_db),
                           db(c.ring, "insertion_loss", c.ring.insertion_loss_db),
+                          {nullptr, "rings_per_modulator", static_cast<double>(c.rings_per_modulator)},  // x ring loss
                           db(c.y_branch, "insertion_loss", c.y_branch.insertion_loss_db),
                           db(c.phase_shifter, "insertion_loss", c.phase_shifter.insertion_loss_db),
                           db(c.coupler, "insertion_loss", c.coupler.insertion_loss_db)};

@@ -69,7 +69,7 @@ double parse_real(const std::string& s) {
   return *v;
 }
 
-// The bound as the docs and errors write it: "100", or "9.2e+18 B" for a quantity.
+// The bound as the docs and errors write it: "100", or "9200 PB" for a quantity.
 std::string bound_text(const Param& p, double v) {
   if (p.kind == ParamKind::quantity) return format_quantity(v, p.dimension);
   char text[32];
@@ -77,7 +77,7 @@ std::string bound_text(const Param& p, double v) {
   return text;
 }
 
-void check_sign(const Param& p, double v, const std::string& s) {
+void check_range(const Param& p, double v, const std::string& s) {
   if (p.sign == Sign::positive && !(v > 0.0)) throw Error("must be positive, got '" + excerpt(s) + "'");
   if (p.sign == Sign::non_negative && v < 0.0) throw Error("must not be negative, got '" + excerpt(s) + "'");
   if (p.most && v > *p.most) {
@@ -94,12 +94,12 @@ double parse_number(const Param& p, const std::string& s) {
   switch (p.kind) {
     case ParamKind::quantity: {
       const double v = parse_quantity(s, p.dimension);
-      check_sign(p, v, s);
+      check_range(p, v, s);
       return v;
     }
     case ParamKind::real: {
       const double v = parse_real(s);
-      check_sign(p, v, s);
+      check_range(p, v, s);
       return v;
     }
     case ParamKind::fraction: {

@@ -216,22 +216,16 @@ def mutate(text, kind, rng):
     if op == "duplicate":
         lines.insert(i + 1, lines[i])
         return "\n".join(lines), f"line {i + 1} duplicated"
-    if op == "number":
-        spots = [(n, m) for n in body for m in NUMBER.finditer(split_comment(lines[n])[0])]
+    if op in ("number", "unit"):
+        # One token of the file (outside comments) that `pattern` matches, replaced by a choice.
+        pattern, choices = (NUMBER, NUMBERS) if op == "number" else (UNIT, UNITS)
+        spots = [(n, m) for n in body for m in pattern.finditer(split_comment(lines[n])[0])]
         if not spots:
             return None
         n, m = rng.choice(spots)
-        new = rng.choice(NUMBERS)
+        new = rng.choice(choices)
         lines[n] = lines[n][:m.start()] + new + lines[n][m.end():]
-        return "\n".join(lines), f"line {n + 1}: {m.group(0)} -> {new[:24] or 'nothing'}"
-    if op == "unit":
-        spots = [(n, m) for n in body for m in UNIT.finditer(split_comment(lines[n])[0])]
-        if not spots:
-            return None
-        n, m = rng.choice(spots)
-        new = rng.choice(UNITS)
-        lines[n] = lines[n][:m.start()] + new + lines[n][m.end():]
-        return "\n".join(lines), f"line {n + 1}: unit {m.group(0)} -> {new}"
+        return "\n".join(lines), f"line {n + 1}: {op} {m.group(0)} -> {new[:24] or 'nothing'}"
     if op == "header_only":
         header = body[0]
         return "\n".join(lines[:header + 1]) + "\n", "every row deleted"

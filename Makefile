@@ -8,10 +8,11 @@ CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 20
 SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -O1
 # The sanitizer build's debug info: line tables (what a report's stack needs, 15% less compile
-# time than -g), and lld when it is installed (a third of ld.bfd's link time); both measured in
+# time than -g); both builds link with lld (a third of ld.bfd's link time); measured in
 # docs/PERFORMANCE.md, "CI time".
 SAN_DEBUG = -gline-tables-only
-SAN_LINKER = $(if $(shell command -v ld.lld 2>/dev/null),-fuse-ld=lld,)
+# lld is in tools/install_deps.sh; a build without it (a hand-made machine) links with ld.bfd.
+LINKER = $(if $(shell command -v ld.lld 2>/dev/null),-fuse-ld=lld,)
 
 .PHONY: deps configure build demo test check sanitize fuzz bench clean format
 
@@ -19,7 +20,8 @@ deps:
 	@tools/install_deps.sh
 
 configure: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIGHTCODE_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIGHTCODE_WERROR=ON \
+	  "-DCMAKE_EXE_LINKER_FLAGS=$(LINKER)" $(CMAKE_FLAGS) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -44,7 +46,7 @@ check: build
 sanitize: deps
 	@cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang-14 \
 	  -DCMAKE_CXX_COMPILER=clang++-14 "-DCMAKE_CXX_FLAGS=$(SAN_FLAGS)" "-DCMAKE_CXX_FLAGS_DEBUG=$(SAN_DEBUG)" \
-	  "-DCMAKE_EXE_LINKER_FLAGS=$(SAN_LINKER)" -DLIGHTCODE_BENCH=OFF \
+	  "-DCMAKE_EXE_LINKER_FLAGS=$(LINKER)" -DLIGHTCODE_BENCH=OFF \
 	  -DLIGHTCODE_FUZZ=ON -DLIGHTCODE_WERROR=ON >/dev/null
 	@cmake --build $(SAN_BUILD) -j $(JOBS)
 	@cd $(SAN_BUILD) && ctest -j $(JOBS) --output-on-failure --timeout 900 -E '^slurm:' -LE heavy

@@ -258,7 +258,7 @@ class EventEngine final : public sc_core::sc_module, public hw::TaskSink, public
     wake_arrivals_at(g.timeline.top().at);
   }
 
-  // The arrivals process runs at `at` (absolute within the graph) unless it is already due by
+  // The arrivals process runs at `at` (on the graph's clock) unless it is already due by
   // then: the kernel keeps only the earliest notification of an event anyway.
   void wake_arrivals_at(Time at) {
     if (arrivals_due_ && *arrivals_due_ <= at) return;

@@ -1,6 +1,6 @@
 // The HDF5 C library, loaded when results are first read or written rather than at start-up.
-// Linked directly, libhdf5 and what it needs (libcurl, OpenSSL, GnuTLS, Kerberos: 34 of the 41
-// shared libraries of `lightcode`) cost 12 M instructions of loading and relocation in every
+// Linked directly, libhdf5 and what it needs (libcurl, OpenSSL, GnuTLS, Kerberos: 33 of the 41
+// shared libraries `lightcode` had) cost 12 M instructions of loading and relocation in every
 // process, `lightcode --help` and `hw show` included (docs/PERFORMANCE.md, "Whole-process
 // costs"). Instead each HDF5 function the results code calls is defined here with hdf5.h's own
 // signature (the compiler checks each against it) and forwards to the library, dlopen()ed on

@@ -80,6 +80,7 @@ class ServiceModules final : public UnitModules {
              const Cost& cost) override {
     units_[static_cast<size_t>(instance)]->start(task, cost.time, cost);
   }
+  bool reads_op() const override { return false; }
   void trace(sc_core::sc_trace_file* vcd) override {
     for (auto& u : units_) u->trace_to(vcd);
   }

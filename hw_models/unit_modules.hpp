@@ -45,6 +45,9 @@ class UnitModules {
   // `op` then describes its external operands and results.
   virtual void start(int32_t instance, int32_t task, const ir::Node& op, const ir::FusedKernel* fused,
                      AlgorithmId algorithm, const Cost& cost) = 0;
+  // Whether start() reads `op` (a GPU plans its kernel from it); when not, the engine passes an
+  // empty node rather than build one per task.
+  virtual bool reads_op() const { return true; }
   // Adds busy signals (and whatever else the family shows) to a VCD waveform.
   virtual void trace(sc_core::sc_trace_file* vcd) = 0;
   // Busy time bound by conversion (photonic units), summed over instances.

@@ -21,10 +21,15 @@ struct TvmImportOptions {
   std::optional<int64_t> sequence_length;  // S; no resize when absent
 };
 
+// A file is parsed once per process while it is unchanged (sim/core/input_file.hpp,
+// reuse_input_file): the input check before a run and each point share one parse.
 ir::Graph import_tvm_file(const std::string& path, const TvmImportOptions& options = {});
 // `name` stands in for the file in errors.
 ir::Graph import_tvm_json(std::string_view text, const std::string& name,
                           const TvmImportOptions& options = {});
+
+// JSON texts parsed by this process (files and text alike): a run parses each graph file once.
+uint64_t tvm_files_parsed();
 
 // The sequence length a graph was traced at: the length of `input_ids` [1, L] for prefill
 // graphs; for decode graphs (input_ids [1, 1]) the KV length, dimension -2 of `past_*`.

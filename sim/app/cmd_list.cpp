@@ -17,12 +17,6 @@ void line(std::ostream& out, int indent, std::string_view name, std::string_view
       << description << "\n";
 }
 
-std::string registry_keys() {
-  std::string keys;
-  for (const ListedRegistry& r : registry_listing()) keys += (keys.empty() ? "" : ", ") + r.key;
-  return keys;
-}
-
 }  // namespace
 
 void print_registries(std::ostream& out, const std::string& what) {

@@ -28,7 +28,9 @@ ListedRegistry policies(std::string key, std::string title, const serve::PolicyL
   return r;
 }
 
-std::vector<ListedRegistry> build() {
+// Without `models`, the built-in models are listed by name only: their descriptions read every
+// model's config file (10 M instructions, most of a `lightcode --help`).
+std::vector<ListedRegistry> build(bool models_described) {
   std::vector<ListedRegistry> out;
   ListedRegistry families{"families", "hardware families (`family:` in configs/hardware/*.yaml) and their algorithms", {}};
   for (const auto& f : hw::default_registry().families()) {
@@ -75,7 +77,7 @@ std::vector<ListedRegistry> build() {
   out.push_back(policies("lengths", "length distributions (`prompt:` / `output:` `{distribution: ...}`)", serving.length));
   ListedRegistry models{"models", "built-in models (`model:`; configs/models/*.yaml)", {}};
   for (const std::string& name : frontend::builtin_model_names()) {
-    models.entries.push_back({name, describe(frontend::builtin_model(name)), nullptr, {}});
+    models.entries.push_back({name, models_described ? describe(frontend::builtin_model(name)) : "", nullptr, {}});
   }
   out.push_back(std::move(models));
   return out;
@@ -84,8 +86,14 @@ std::vector<ListedRegistry> build() {
 }  // namespace
 
 const std::vector<ListedRegistry>& registry_listing() {
-  static const std::vector<ListedRegistry> listing = build();
+  static const std::vector<ListedRegistry> listing = build(true);
   return listing;
+}
+
+std::string registry_keys() {
+  std::string keys;
+  for (const ListedRegistry& r : build(false)) keys += (keys.empty() ? "" : ", ") + r.key;
+  return keys;
 }
 
 }  // namespace lightcode::app

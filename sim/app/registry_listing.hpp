@@ -25,5 +25,8 @@ struct ListedRegistry {
 };
 
 const std::vector<ListedRegistry>& registry_listing();
+// The registries' keys, comma-separated, without building the listing (every command line's
+// `--help` shows them; the listing reads every built-in model's config).
+std::string registry_keys();
 
 }  // namespace lightcode::app

@@ -8,6 +8,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <mutex>
 #include <vector>
@@ -25,6 +26,10 @@ struct InputFile {
   std::string absolute;  // absolute, lexically normal, as spelled by the last read
   std::string sha256;    // of the bytes the last read returned
   uint64_t last_read;    // g_reads when it was last read
+  // What reuse_input_file compares: the file as the last read found it, and when that was.
+  off_t size = -1;
+  int64_t modified_ns = 0;
+  int64_t read_at_ns = 0;
 };
 
 // Inputs of this process. Sweep workers inherit their parent's list through fork().
@@ -38,8 +43,17 @@ std::string absolute_path(const std::string& path) {
   return ec ? path : p.lexically_normal().string();
 }
 
+int64_t nanoseconds(const struct timespec& t) { return static_cast<int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec; }
+
+int64_t now_ns() {
+  struct timespec t {};
+  ::clock_gettime(CLOCK_REALTIME, &t);
+  return nanoseconds(t);
+}
+
 void remember(const struct stat& st, const std::string& path, std::string sha256) {
   std::string absolute = absolute_path(path);
+  const int64_t read_at = now_ns();
   const std::lock_guard<std::mutex> lock(g_inputs_mutex);
   ++g_reads;
   for (InputFile& f : g_inputs) {
@@ -47,10 +61,14 @@ void remember(const struct stat& st, const std::string& path, std::string sha256
       f.absolute = std::move(absolute);
       f.sha256 = std::move(sha256);
       f.last_read = g_reads;
+      f.size = st.st_size;
+      f.modified_ns = nanoseconds(st.st_mtim);
+      f.read_at_ns = read_at;
       return;
     }
   }
-  g_inputs.push_back(InputFile{st.st_dev, st.st_ino, path, std::move(absolute), std::move(sha256), g_reads});
+  g_inputs.push_back(InputFile{st.st_dev, st.st_ino, path, std::move(absolute), std::move(sha256), g_reads,
+                               st.st_size, nanoseconds(st.st_mtim), read_at});
 }
 
 [[noreturn]] void fail_at(const std::string& path, const std::string& message) {
@@ -142,6 +160,26 @@ void note_input_file(const std::string& path) {
   }
   ::close(fd);
   remember(opened, path, digest.finish_hex());
+}
+
+std::string reuse_input_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "";
+  std::string absolute = absolute_path(path);
+  const std::lock_guard<std::mutex> lock(g_inputs_mutex);
+  for (InputFile& f : g_inputs) {
+    if (f.device != st.st_dev || f.inode != st.st_ino) continue;
+    const int64_t modified = nanoseconds(st.st_mtim);
+    if (f.sha256.empty() || f.size != st.st_size || f.modified_ns != modified ||
+        f.read_at_ns - modified <= kUnchangedMarginNs) {
+      return "";
+    }
+    ++g_reads;
+    f.absolute = std::move(absolute);
+    f.last_read = g_reads;
+    return f.sha256;
+  }
+  return "";
 }
 
 std::string input_file_matching(const std::string& path) {

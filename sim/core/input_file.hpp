@@ -11,6 +11,8 @@
 //    scenario is loaded lists every file its points read.
 // Errors are lightcode::Error placed at the file: "<path>: cannot open <what>: <reason>".
 // The record is per process (sweep workers inherit their parent's through fork()).
+// reuse_input_file lets a reader that keeps what it built from a file (the TVM importer) skip
+// reading and parsing it again while the file is unchanged, recording the read all the same.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,6 +23,15 @@
 namespace lightcode {
 
 std::string read_input_file(const std::string& path, std::string_view what, const Limit& max_bytes);
+// If `path` is the file read last time at `path`'s device and inode, with the same size and
+// modification time, and that time is older than the read by more than a timestamp's
+// granularity (kUnchangedMarginNs: a write in the same tick as an earlier one cannot hide),
+// records it as read again now and returns the SHA-256 of the bytes that read returned;
+// otherwise records nothing and returns "" (read the file).
+std::string reuse_input_file(const std::string& path);
+// Files whose modification time is this close to their read are never reused: 2 s covers the
+// coarsest common file-system timestamps (ext3, FAT; ext4 and tmpfs tick in milliseconds).
+inline constexpr int64_t kUnchangedMarginNs = 2'000'000'000;
 // Records a file read by other means (an HDF5 results file merged into another), its digest
 // read here; a path that is not a regular file is recorded without reading it.
 void note_input_file(const std::string& path);

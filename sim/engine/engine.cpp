@@ -29,8 +29,8 @@ bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-ir::Node as_node(const opt::Task& t) {
-  ir::Node n;
+// `t` as the op a unit module plans from, written over `n` so that its buffers are reused.
+const ir::Node& as_node(const opt::Task& t, ir::Node& n) {
   n.kind = t.kind;
   n.kind_name = t.kind_name;
   n.inputs.resize(t.input_types.size());
@@ -77,6 +77,8 @@ class EventEngine final : public sc_core::sc_module, public hw::TaskSink, public
       }
     }
     g_ = std::make_unique<GraphState>(graph, system_, options_.spill_sram, policy_, origin);
+    dispatch_pending_ = false;
+    arrivals_due_.reset();
     conversion_at_start_.clear();
     for (const auto& m : modules_) conversion_at_start_.push_back(m->conversion());
     links_at_start_ = channel_totals();
@@ -133,14 +135,16 @@ class EventEngine final : public sc_core::sc_module, public hw::TaskSink, public
   }
 
  private:
-  // The running graph's clock: simulated time since it started.
-  Time now() const { return hw::sc_now() - g_->origin; }
+  // The running graph's clock: simulated time since it started, read from the kernel once per
+  // process activation (guarded()), not at every use.
+  Time now() const { return now_; }
 
   // Every process body runs guarded: an error (a time past the int64 limit, an SRAM overflow)
   // stops the kernel and is reported by Session::run(), instead of escaping into SystemC.
   template <class Body>
   void guarded(Body&& body) {
     if (!failure_.empty()) return;
+    now_ = hw::sc_now() - g_->origin;
     try {
       body();
     } catch (const std::exception& e) {
@@ -178,7 +182,7 @@ class EventEngine final : public sc_core::sc_module, public hw::TaskSink, public
     }
     for (const opt::TaskInput& in : g.tasks[t].inputs) g.memory.consumed(in.producer, now());
     for (uint32_t u = g.use_begin[t]; u < g.use_begin[t + 1]; ++u) send(id, g.uses[u]);
-    dispatch_ev_.notify(sc_core::SC_ZERO_TIME);
+    dispatch_next_delta();
   }
 
   void finish_hop(int32_t transfer, int32_t channel, Time start, Time delay) {
@@ -240,16 +244,32 @@ class EventEngine final : public sc_core::sc_module, public hw::TaskSink, public
     }
   }
 
+  // The dispatch process runs in the next delta cycle; asking again before it ran changes
+  // nothing, so the kernel is asked once.
+  void dispatch_next_delta() {
+    if (dispatch_pending_) return;
+    dispatch_pending_ = true;
+    dispatch_ev_.notify(sc_core::SC_ZERO_TIME);
+  }
+
   void schedule_event(Time at, Event e) {
     GraphState& g = *g_;
     g.timeline.push(GraphState::Timed{at, g.seq++, e});
-    hw::notify_after(arrival_ev_, g.timeline.top().at - now());
+    wake_arrivals_at(g.timeline.top().at);
+  }
+
+  // The arrivals process runs at `at` (on the graph's clock) unless it is already due by
+  // then: the kernel keeps only the earliest notification of an event anyway.
+  void wake_arrivals_at(Time at) {
+    if (arrivals_due_ && *arrivals_due_ <= at) return;
+    arrivals_due_ = at;
+    hw::notify_after(arrival_ev_, at - now());
   }
 
   void arrive(TaskId consumer) {
     if (--g_->pending[static_cast<size_t>(consumer)] == 0) {
       g_->dispatcher->arrived(consumer, now());
-      dispatch_ev_.notify(sc_core::SC_ZERO_TIME);
+      dispatch_next_delta();
     }
   }
 
@@ -280,6 +300,7 @@ class EventEngine final : public sc_core::sc_module, public hw::TaskSink, public
   }
 
   void arrivals() {
+    arrivals_due_.reset();  // the one notification has fired
     guarded([&] { arrivals_now(); });
   }
 
@@ -295,7 +316,7 @@ class EventEngine final : public sc_core::sc_module, public hw::TaskSink, public
       }
       if (e.kind == Event::start) {  // started by dispatch, after this instant's finishes
         g.due.push_back(e.index);
-        dispatch_ev_.notify(sc_core::SC_ZERO_TIME);
+        dispatch_next_delta();
         continue;
       }
       GraphState::Transfer& tr = g.transfers[static_cast<size_t>(e.index)];
@@ -306,12 +327,13 @@ class EventEngine final : public sc_core::sc_module, public hw::TaskSink, public
         arrive(tr.consumer);
       }
     }
-    if (!g.timeline.empty()) hw::notify_after(arrival_ev_, g.timeline.top().at - at);
+    if (!g.timeline.empty()) wake_arrivals_at(g.timeline.top().at);
   }
 
   // Every decision comes from the scheduling policy's dispatcher, as in the analytical driver:
   // this runs a delta cycle after an instant's finishes and arrivals have been reported.
   void dispatch() {
+    dispatch_pending_ = false;
     guarded([&] { dispatch_now(); });
   }
 
@@ -353,7 +375,8 @@ class EventEngine final : public sc_core::sc_module, public hw::TaskSink, public
     slot.instance = instance;
     slot.start = now();
     const ir::FusedKernel* fused = task.fused >= 0 ? &g_->graph.kernels[static_cast<size_t>(task.fused)] : nullptr;
-    modules_[type]->start(instance, id, as_node(task), fused, task.algorithm, task.cost);
+    hw::UnitModules& modules = *modules_[type];
+    modules.start(instance, id, modules.reads_op() ? as_node(task, op_) : kNoOp, fused, task.algorithm, task.cost);
   }
 
   const hw::System& system_;
@@ -369,6 +392,11 @@ class EventEngine final : public sc_core::sc_module, public hw::TaskSink, public
   std::string failure_;
   sc_core::sc_event dispatch_ev_;
   sc_core::sc_event arrival_ev_;
+  Time now_;                         // now(), set as each process activation begins
+  bool dispatch_pending_ = false;    // dispatch_ev_ is notified for the next delta cycle
+  std::optional<Time> arrivals_due_;  // when arrival_ev_ is notified for, if it is
+  ir::Node op_;                      // the task being started, for modules that read it
+  inline static const ir::Node kNoOp{};
   sc_core::sc_trace_file* vcd_ = nullptr;
 };
 

@@ -1,7 +1,10 @@
 // TVM graph-executor JSON import: the real graphs in ../shared/graphs/tvm, and every way a
 // file can be malformed, each answered with an error that names the file and the place.
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
+#include <ctime>
 #include <filesystem>
 #include <string>
 
@@ -9,6 +12,7 @@
 #include "sim/core/error.hpp"
 #include "sim/ir/metrics.hpp"
 #include "tests/support/paths.hpp"
+#include "tests/support/scratch.hpp"
 
 using namespace lightcode;
 using frontend::import_tvm_json;
@@ -212,4 +216,34 @@ TEST_CASE("a tensor whose bytes int64 cannot hold is an error naming its node") 
   const std::string msg = error_of(tiny_graph("[[1, 1, 0]]", "[[1, 4], [1, 1], [1, 3], [4294967296, 4294967296]]"));
   CHECK(msg.find("node 2 'relu0' (relu): the element count of tensor [4294967296, 4294967296] exceeds the "
                  "representable") != std::string::npos);
+}
+
+TEST_CASE("a TVM graph file is parsed once while unchanged, again once it changes") {
+  const test::Scratch scratch;
+  const std::string path = scratch.file("tiny.json", tiny_graph());
+  // Older than reuse_input_file's margin, as a graph that was not just written is.
+  const struct timespec hour_ago[2] = {{::time(nullptr) - 3600, 0}, {::time(nullptr) - 3600, 0}};
+  REQUIRE(::utimensat(AT_FDCWD, path.c_str(), hour_ago, 0) == 0);
+  frontend::TvmImportOptions entry0;
+  entry0.input_rule = ir::InputTypeRule::entry0;
+  const ir::Graph fresh = import_tvm_json(tiny_graph(), path), fresh_shortcut = import_tvm_json(tiny_graph(), path, entry0);
+  const uint64_t before = frontend::tvm_files_parsed();
+  const ir::Graph traced = frontend::import_tvm_file(path);
+  const ir::Graph shortcut = frontend::import_tvm_file(path, entry0);
+  CHECK(frontend::tvm_files_parsed() - before == 1);
+  // The options apply to the one parse as they would to a fresh one.
+  CHECK(ir::summarize(traced).macs == ir::summarize(fresh).macs);
+  CHECK(traced.node(2).input_types[0].shape == fresh.node(2).input_types[0].shape);
+  CHECK(shortcut.input_rule() == ir::InputTypeRule::entry0);
+  CHECK(shortcut.node(2).input_types[0].shape == fresh_shortcut.node(2).input_types[0].shape);
+  CHECK(traced.node(2).input_types[0].shape != shortcut.node(2).input_types[0].shape);
+
+  // Rewritten (new modification time): parsed again, and what it now says is what is read.
+  scratch.file("tiny.json", tiny_graph("[[1, 0, 0]]"));
+  const ir::Graph rewritten = frontend::import_tvm_file(path);
+  CHECK(frontend::tvm_files_parsed() - before == 2);
+  CHECK(rewritten.node(2).inputs[0].output == 0);
+  // Just written, so not trusted to be unchanged: every import reads it.
+  frontend::import_tvm_file(path);
+  CHECK(frontend::tvm_files_parsed() - before == 3);
 }

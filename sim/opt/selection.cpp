@@ -383,7 +383,9 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
   }
   s.peak_states = peak;
   s.thinned_steps = thinned_steps;
-  if (thinned_steps > 0) s.gap_bound = lowest > 0.0 ? best / lowest - 1.0 : (best > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
+  if (thinned_steps > 0 && best > 0.0) {
+    s.gap_bound = lowest > 0.0 ? best / lowest - 1.0 : std::numeric_limits<double>::infinity();
+  }
   return s;
 }
 

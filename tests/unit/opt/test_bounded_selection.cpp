@@ -117,7 +117,7 @@ TEST_CASE("bounded selection on wide batch-like DAGs: fronts thinned, answers wi
   std::mt19937 rng(20261205);
   int hit = 0, changed = 0;
   for (int trial = 0; trial < 40; ++trial) {
-    const opt::SelectionProblem p = wide_problem(rng, 8, 3);
+    const opt::SelectionProblem p = wide_problem(rng, 5, 2);
     for (double watts : {0.0, 0.5}) {
       for (const opt::SelectionBound& bound :
            {opt::kBoundedSelection, opt::SelectionBound{1e-2, 4}, opt::SelectionBound{0.1, 0}}) {

@@ -232,7 +232,9 @@ JointResult place_jointly(const opt::StackedGraph& stacks, const opt::Partition&
       search.offer(opt::place(stacks, part, opt::Objective::energy, true, w).choice,
                    "sum:energy+P*time");
     }
-    search.offer(opt::place(stacks, part, opt::Objective::edp, true, static_w).choice, "sum:edp");
+    opt::Placement by_edp = opt::place(stacks, part, opt::Objective::edp, true, static_w, options.edp_seed);
+    r.edp_seed_gap_bound = by_edp.gap_bound;
+    search.offer(std::move(by_edp.choice), "sum:edp");
     search.offer(earliest_finish_placement(stacks, by_time.choice, 0.0), "heft:time");
     for (double w : {static_w, average_w}) {
       if (w > 0.0)

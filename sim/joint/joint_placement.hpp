@@ -11,13 +11,15 @@
 // answer never takes longer than the energy answer). Candidates, in this order:
 //   - exhaustive: when the consistent placements number at most kExhaustiveLimit, all of them,
 //     so the answer is the optimum over placements for the point's scheduler (`exact`);
-//   - otherwise seeds: the exact sum selection (opt::place) for time, for edp, and for
+//   - otherwise seeds: the sum selection (opt::place) for time, for edp, and for
 //     energy + P x time over a geometric grid of powers P around the time seed's average
 //     power (the system's static power and P = 0 among them), each solving the sum problem
-//     the selector can solve exactly; then list scheduling on the unexpanded graph that gives
-//     each op the candidate finishing earliest given the units' queues and its inputs'
-//     transfers (HEFT's rule; ops in the time seed's fused groups keep them), and variants
-//     that weigh a candidate's energy against the static energy a later finish costs;
+//     the selector can solve exactly (the EDP seed's fronts bounded by JointOptions::edp_seed,
+//     opt/bounded_selection.hpp: within 5 % of the exact sum EDP by default); then list
+//     scheduling on the unexpanded graph that gives each op the candidate finishing earliest
+//     given the units' queues and its inputs' transfers (HEFT's rule; ops in the time seed's
+//     fused groups keep them), and variants that weigh a candidate's energy against the
+//     static energy a later finish costs;
 //   - then, while the evaluation budget lasts, moves from the archive's members: every op of one
 //     class (same kind and tensor types: the same op in every layer) onto another unit type.
 // With the answer: a lower bound on its objective (time: the longer of the critical path with
@@ -52,6 +54,9 @@ struct JointOptions {
   // Ops that run on a given unit type in every placement tried (a split product's halves,
   // split_search.hpp): each is put on its first single-op candidate there (opt::force_unit).
   std::vector<std::pair<ir::NodeId, hw::UnitType>> pinned;
+  // How the EDP seed's sum selection bounds its Pareto fronts (opt::kExactSelection: exact).
+  // The time and energy seeds keep one alternative per state and are exact either way.
+  opt::SelectionBound edp_seed = opt::kBoundedSelection;
 };
 
 struct ParetoPoint {
@@ -72,6 +77,9 @@ struct JointResult {
   bool exact = false;        // every placement was tried
   int evaluations = 0;
   std::vector<ParetoPoint> front;  // the archive, by makespan
+  // The EDP seed's certified bound above the exact sum selection's EDP (Placement::gap_bound;
+  // 0: its fronts were not thinned, the seed is the exact one).
+  double edp_seed_gap_bound = 0.0;
 };
 
 // Throws lightcode::Error as opt::place, opt::expand and the scheduler do.

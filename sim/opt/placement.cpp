@@ -85,13 +85,16 @@ void add_group_constraints(const StackedGraph& stacks, const Partition& part, in
 }
 
 // Solving names the subgraph when its sums cannot be represented.
-std::vector<int> solve(const SelectionProblem& p, Objective objective, double watts, const StackedGraph& stacks,
-                       const std::vector<ir::NodeId>& members, int32_t subgraph, size_t& peak_states) {
+std::vector<int> solve(const SelectionProblem& p, Objective objective, double watts, const SelectionBound& bound,
+                       const StackedGraph& stacks, const std::vector<ir::NodeId>& members, int32_t subgraph,
+                       Placement& out) {
   const ir::Graph& g = stacks.graph();
   const std::string where = "subgraph " + std::to_string(subgraph) + " (from node '" + g.node(members.front()).name + "')";
   try {
-    Selection s = select_exact(p, objective, watts);
-    peak_states = std::max(peak_states, s.peak_states);
+    Selection s = select_bounded(p, objective, watts, bound);
+    out.peak_states = std::max(out.peak_states, s.peak_states);
+    out.thinned += s.thinned_steps > 0 ? 1 : 0;
+    out.gap_bound = std::max(out.gap_bound, s.gap_bound);
     return std::move(s.choice);
   } catch (const SelectionOverflow& e) {
     const ir::NodeId id = members[static_cast<size_t>(e.variable)];
@@ -130,65 +133,88 @@ std::string key_of(const SelectionProblem& p) {
   return k;
 }
 
-}  // namespace
-
-Placement place(const StackedGraph& stacks, const Partition& part, Objective objective,
-                bool use_cache, double watts) {
+// Subgraph s's problem into `p`, its variables into `members` (none: nothing to choose); the
+// producers outside it placed as `choice` says. `local` maps a node to its variable.
+void build_problem(const StackedGraph& stacks, const Partition& part, int32_t s, const std::vector<int32_t>& choice,
+                   std::vector<ir::NodeId>& members, std::vector<int32_t>& local, SelectionProblem& p) {
   const ir::Graph& g = stacks.graph();
   const bool start_tasks = stacks.system().profile().start_tasks();
+  // The subgraph's variables: its members but a cut op it repeats (chosen where it first
+  // ran: the original keeps the first choice), which is a fixed producer here.
+  members.clear();
+  p = SelectionProblem{};
+  for (ir::NodeId id : part.members[static_cast<size_t>(s)]) {
+    if (part.subgraph_of[static_cast<size_t>(id)] == s) members.push_back(id);
+  }
+  if (members.empty()) return;
+  p.node_cost.resize(members.size());
+  for (size_t v = 0; v < members.size(); ++v) local[static_cast<size_t>(members[v])] = static_cast<int32_t>(v);
+  for (size_t v = 0; v < members.size(); ++v) {
+    const ir::NodeId id = members[v];
+    const ir::Node& node = g.node(id);
+    const int nc = stacks.candidate_count(id);
+    auto& costs = p.node_cost[v];
+    costs.resize(static_cast<size_t>(nc));
+    for (int c = 0; c < nc; ++c) costs[static_cast<size_t>(c)] = pair(stacks.candidate(id, c).cost);
+    for (size_t k = 0; k < node.inputs.size(); ++k) {
+      const ir::NodeId from = node.inputs[k].node;
+      const int32_t lf = part.subgraph_of[static_cast<size_t>(from)] == s ? local[static_cast<size_t>(from)] : -1;
+      if (lf >= 0) {
+        SelectionProblem::Edge e;
+        e.from = lf;
+        e.to = static_cast<int>(v);
+        const int fc = stacks.candidate_count(from);
+        e.cost.resize(static_cast<size_t>(fc * nc));
+        for (int a = 0; a < fc; ++a) {
+          for (int b = 0; b < nc; ++b) {
+            e.cost[static_cast<size_t>(a * nc + b)] = edge_pair(stacks, from, a, id, static_cast<int>(k), b);
+          }
+        }
+        p.edges.push_back(std::move(e));
+        continue;
+      }
+      // From outside this subgraph: the producer's placement is already fixed. With start
+      // tasks (the lightcode profile) an edge that crosses an articulation comes from `start`, free.
+      if (start_tasks && part.crosses(id, static_cast<int>(k))) continue;
+      const hw::UnitType from_unit = stacks.candidate(from, choice[static_cast<size_t>(from)]).unit;
+      for (int b = 0; b < nc; ++b) {
+        const Candidate& cb = stacks.candidate(id, b);
+        if (stacks.shared_read(cb, id, static_cast<int>(k))) continue;
+        add(costs[static_cast<size_t>(b)], stacks.edge_cost(id, static_cast<int>(k), from_unit, cb.unit), stacks, id, b);
+      }
+    }
+  }
+  add_group_constraints(stacks, part, s, members, local, p);
+}
+
+}  // namespace
+
+std::vector<SelectionProblem> subgraph_problems(const StackedGraph& stacks, const Partition& part,
+                                                const std::vector<int32_t>& choice) {
+  std::vector<int32_t> local(stacks.graph().size(), -1);
+  std::vector<ir::NodeId> members;
+  std::vector<SelectionProblem> out;
+  for (int32_t s = 0; s < part.count; ++s) {
+    SelectionProblem p;
+    build_problem(stacks, part, s, choice, members, local, p);
+    if (!members.empty()) out.push_back(std::move(p));
+  }
+  return out;
+}
+
+Placement place(const StackedGraph& stacks, const Partition& part, Objective objective,
+                bool use_cache, double watts, const SelectionBound& bound) {
+  const ir::Graph& g = stacks.graph();
   Placement out;
   out.choice.assign(g.size(), 0);
   std::vector<int32_t> local(g.size(), -1);  // variable index within the current subgraph
   std::unordered_map<std::string, std::vector<int>> cache;
 
   std::vector<ir::NodeId> members;
+  SelectionProblem p;
   for (int32_t s = 0; s < part.count; ++s) {
-    // The subgraph's variables: its members but a cut op it repeats (chosen where it first
-    // ran: the original keeps the first choice), which is a fixed producer here.
-    members.clear();
-    for (ir::NodeId id : part.members[static_cast<size_t>(s)]) {
-      if (part.subgraph_of[static_cast<size_t>(id)] == s) members.push_back(id);
-    }
+    build_problem(stacks, part, s, out.choice, members, local, p);
     if (members.empty()) continue;
-    SelectionProblem p;
-    p.node_cost.resize(members.size());
-    for (size_t v = 0; v < members.size(); ++v) local[static_cast<size_t>(members[v])] = static_cast<int32_t>(v);
-    for (size_t v = 0; v < members.size(); ++v) {
-      const ir::NodeId id = members[v];
-      const ir::Node& node = g.node(id);
-      const int nc = stacks.candidate_count(id);
-      auto& costs = p.node_cost[v];
-      costs.resize(static_cast<size_t>(nc));
-      for (int c = 0; c < nc; ++c) costs[static_cast<size_t>(c)] = pair(stacks.candidate(id, c).cost);
-      for (size_t k = 0; k < node.inputs.size(); ++k) {
-        const ir::NodeId from = node.inputs[k].node;
-        const int32_t lf = part.subgraph_of[static_cast<size_t>(from)] == s ? local[static_cast<size_t>(from)] : -1;
-        if (lf >= 0) {
-          SelectionProblem::Edge e;
-          e.from = lf;
-          e.to = static_cast<int>(v);
-          const int fc = stacks.candidate_count(from);
-          e.cost.resize(static_cast<size_t>(fc * nc));
-          for (int a = 0; a < fc; ++a) {
-            for (int b = 0; b < nc; ++b) {
-              e.cost[static_cast<size_t>(a * nc + b)] = edge_pair(stacks, from, a, id, static_cast<int>(k), b);
-            }
-          }
-          p.edges.push_back(std::move(e));
-          continue;
-        }
-        // From outside this subgraph: the producer's placement is already fixed. With start
-        // tasks (the lightcode profile) an edge that crosses an articulation comes from `start`, free.
-        if (start_tasks && part.crosses(id, static_cast<int>(k))) continue;
-        const hw::UnitType from_unit = stacks.candidate(from, out.choice[static_cast<size_t>(from)]).unit;
-        for (int b = 0; b < nc; ++b) {
-          const Candidate& cb = stacks.candidate(id, b);
-          if (stacks.shared_read(cb, id, static_cast<int>(k))) continue;
-          add(costs[static_cast<size_t>(b)], stacks.edge_cost(id, static_cast<int>(k), from_unit, cb.unit), stacks, id, b);
-        }
-      }
-    }
-    add_group_constraints(stacks, part, s, members, local, p);
     std::vector<int> choice;
     if (use_cache) {
       std::string key = key_of(p);
@@ -197,12 +223,12 @@ Placement place(const StackedGraph& stacks, const Partition& part, Objective obj
         choice = it->second;
         ++out.reused;
       } else {
-        choice = solve(p, objective, watts, stacks, members, s, out.peak_states);
+        choice = solve(p, objective, watts, bound, stacks, members, s, out);
         ++out.solved;
         cache.emplace(std::move(key), choice);
       }
     } else {
-      choice = solve(p, objective, watts, stacks, members, s, out.peak_states);
+      choice = solve(p, objective, watts, bound, stacks, members, s, out);
       ++out.solved;
     }
     for (size_t v = 0; v < members.size(); ++v) out.choice[static_cast<size_t>(members[v])] = choice[v];

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/opt/bounded_selection.hpp"
 #include "sim/opt/partition.hpp"
 #include "sim/opt/selection.hpp"
 #include "sim/opt/stacked_graph.hpp"
@@ -22,11 +23,22 @@ struct Placement {
   int32_t solved = 0;           // subgraph problems solved
   int32_t reused = 0;           // subgraph problems answered from the cache
   size_t peak_states = 0;       // widest DP table of the subgraphs solved (Selection::peak_states)
+  // With a bound (bounded_selection.hpp): the subgraphs solved whose fronts were thinned, and
+  // the largest certified bound on a subgraph's objective above its exact optimum (0: exact).
+  int32_t thinned = 0;
+  double gap_bound = 0.0;
 };
 
 // `watts` as in select_exact: a power the energy and EDP objectives charge for the sum of
-// times (the joint search, sim/joint, sweeps it).
+// times (the joint search, sim/joint, sweeps it). `bound`: each subgraph solved by
+// select_bounded (kExactSelection: select_exact, the answer every profile reports).
 Placement place(const StackedGraph& stacks, const Partition& part, Objective objective,
-                bool use_cache = true, double watts = 0.0);
+                bool use_cache = true, double watts = 0.0, const SelectionBound& bound = kExactSelection);
+
+// The problems place() solves, one per subgraph with variables, in order, the producers
+// outside each placed as `choice` says (a placement's, for the same answers): for tests and
+// measurements of a bound against the exact selection.
+std::vector<SelectionProblem> subgraph_problems(const StackedGraph& stacks, const Partition& part,
+                                                const std::vector<int32_t>& choice);
 
 }  // namespace lightcode::opt

@@ -18,6 +18,11 @@ constexpr std::string_view kSumOfTimes = "the sum of op and edge times the selec
 struct Partial {
   Time time;
   double energy_pj;
+  // The least time and the least energy of the partial assignments this one stands for
+  // (itself and those whose alternatives were dropped for it): time and energy_pj when nothing
+  // was thinned. The lower bound on the exact optimum is taken over these (select_thinned).
+  Time time_lo;
+  double energy_lo_pj;
   int32_t parent;  // index into the previous layer's entries (-1 at the start)
   int32_t choice;  // candidate of the variable this layer decided
 };
@@ -34,6 +39,9 @@ struct Weighing {
 
 double weight(const Weighing& w, const Partial& a) {
   return objective_value(w.o, a.time, a.energy_pj * w.scale / w.divisor, w.watts * w.scale / w.divisor);
+}
+double weight_lo(const Weighing& w, const Partial& a) {
+  return objective_value(w.o, a.time_lo, a.energy_lo_pj * w.scale / w.divisor, w.watts * w.scale / w.divisor);
 }
 
 std::string energy_overflow(double energy_pj) {
@@ -68,14 +76,28 @@ void offer(std::vector<Partial>& alternatives, const Partial& p, const Weighing&
   alternatives.push_back(p);
 }
 
+// The lower corner of two partials' lower corners, into `a` (b was dropped for a).
+void absorb(Time& time_lo, double& energy_lo_pj, Time b_time_lo, double b_energy_lo_pj) {
+  time_lo = std::min(time_lo, b_time_lo);
+  energy_lo_pj = std::min(energy_lo_pj, b_energy_lo_pj);
+}
+
 // What offer() leaves after the offers in turn, found at once: the first offer of each
 // Pareto-optimal (time, energy), in offer order. (A value no other weakly dominates is kept
-// from its first offer on; any other is rejected or removed by one that does.)
-void pareto_front(const std::vector<Partial>& offers, std::vector<Partial>& out, const Weighing& w) {
+// from its first offer on; any other is rejected or removed by one that does.) A dropped
+// offer's lower corner goes to the one kept before it in (time, energy) order, which
+// dominates it.
+// Thinning (thin.step > 0, fronts of more than thin.above), in that order (time up, energy
+// down): an alternative whose energy is within `energy_step` of the last one kept is dropped
+// for it (which takes no more time); one within `time_step` of the time of the first
+// alternative this kept one replaced, with less energy, replaces it. Returns whether thinning
+// dropped any.
+bool pareto_front(const std::vector<Partial>& offers, std::vector<Partial>& out, const Weighing& w,
+                  const FrontThinning& thin, double energy_step, int64_t time_step) {
   for (const Partial& q : offers) {
     if (std::isnan(q.energy_pj)) {  // no order: offer them in turn
       for (const Partial& r : offers) offer(out, r, w);
-      return;
+      return false;
     }
   }
   struct Point {
@@ -93,20 +115,56 @@ void pareto_front(const std::vector<Partial>& offers, std::vector<Partial>& out,
     return x.offer < y.offer;
   });
   // By time, then energy, then offer: one is kept when every one before it has more energy.
-  std::vector<uint32_t> kept;
+  struct Kept {
+    uint32_t offer;
+    Time time_lo;
+    double energy_lo_pj;
+  };
+  std::vector<Kept> kept;
   double least = std::numeric_limits<double>::infinity();
   bool first = true;
   for (const Point& x : order) {
+    const Partial& q = offers[x.offer];
     if (first || x.energy_pj < least) {
-      kept.push_back(x.offer);
+      kept.push_back(Kept{x.offer, q.time_lo, q.energy_lo_pj});
       least = x.energy_pj;
       first = false;
+    } else {
+      absorb(kept.back().time_lo, kept.back().energy_lo_pj, q.time_lo, q.energy_lo_pj);
     }
   }
-  std::sort(kept.begin(), kept.end());
+  bool thinned = false;
+  if (thin.step > 0.0 && kept.size() > thin.above) {
+    size_t anchor = 0;
+    int64_t run_start = offers[kept[0].offer].time.count_ps();
+    for (size_t i = 1; i < kept.size(); ++i) {
+      Kept& a = kept[anchor];
+      const Kept q = kept[i];
+      const Partial& pa = offers[a.offer];
+      const Partial& pq = offers[q.offer];
+      if (pa.energy_pj <= pq.energy_pj + energy_step) {
+        absorb(a.time_lo, a.energy_lo_pj, q.time_lo, q.energy_lo_pj);
+      } else if (pq.time.count_ps() - run_start <= time_step) {
+        absorb(a.time_lo, a.energy_lo_pj, q.time_lo, q.energy_lo_pj);
+        a.offer = q.offer;
+      } else {
+        kept[++anchor] = q;
+        run_start = pq.time.count_ps();
+        continue;
+      }
+      thinned = true;
+    }
+    kept.resize(anchor + 1);
+  }
+  std::sort(kept.begin(), kept.end(), [](const Kept& x, const Kept& y) { return x.offer < y.offer; });
   out.clear();
   out.reserve(kept.size());
-  for (uint32_t i : kept) out.push_back(offers[i]);
+  for (const Kept& k : kept) {
+    out.push_back(offers[k.offer]);
+    out.back().time_lo = k.time_lo;
+    out.back().energy_lo_pj = k.energy_lo_pj;
+  }
+  return thinned;
 }
 
 }  // namespace
@@ -145,7 +203,7 @@ namespace {
 
 // The DP at one scale of the weights; nullopt when every final alternative's weight is inf.
 std::optional<Selection> select_scaled(const SelectionProblem& p, Objective objective, double watts, double scale,
-                                       double divisor) {
+                                       double divisor, const FrontThinning& thin) {
   const Weighing weighing{objective, watts, scale, divisor};
   const int n = static_cast<int>(p.node_cost.size());
   std::vector<std::vector<int>> in_edges(static_cast<size_t>(n));
@@ -166,11 +224,28 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
   };
   std::vector<Layer> layers(static_cast<size_t>(n) + 1);
   layers[0].keys.push_back({});
-  layers[0].entries.push_back({Partial{Time::zero(), 0.0, -1, -1}});
+  layers[0].entries.push_back({Partial{Time::zero(), 0.0, Time::zero(), 0.0, -1, -1}});
   // Flat index of every alternative in a layer, for back-pointers.
   std::vector<std::vector<std::pair<int32_t, int32_t>>> flat(static_cast<size_t>(n) + 1);
   flat[0].push_back({0, 0});
   size_t peak = 1;
+  int thinned_steps = 0;
+  // Thinning's steps: thin.step times a lower bound on any assignment's energy and time (the
+  // sums of each variable's least node cost), relative to the answer's scale rather than to
+  // the partial sums' (small at the first steps).
+  double least_energy = 0.0;
+  double least_ps = 0.0;
+  for (const auto& costs : p.node_cost) {
+    double energy = std::numeric_limits<double>::infinity(), ps = energy;
+    for (const PairCost& c : costs) {
+      energy = std::min(energy, c.energy_pj);
+      ps = std::min(ps, static_cast<double>(c.time.count_ps()));
+    }
+    least_energy += std::max(energy, 0.0);
+    least_ps += std::max(ps, 0.0);
+  }
+  const double energy_step = thin.step * least_energy;
+  const auto time_step = static_cast<int64_t>(std::min(thin.step * least_ps, 9.0e18));
 
   for (int v = 0; v < n; ++v) {
     const Layer& prev = layers[static_cast<size_t>(v)];
@@ -243,11 +318,13 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
         for (int c = 0; c < nc; ++c) {
           const Move& m = moves[static_cast<size_t>(c)];
           if (m.costs.empty()) continue;  // forbidden node
-          Partial q{alt.time, alt.energy_pj, parent, c};
+          Partial q{alt.time, alt.energy_pj, alt.time_lo, alt.energy_lo_pj, parent, c};
           for (const PairCost* pc : m.costs) {
             if (pc == nullptr) break;
             q.time = q.time.plus(pc->time, kSumOfTimes);
             q.energy_pj += pc->energy_pj;
+            q.time_lo = q.time_lo.plus(pc->time, kSumOfTimes);
+            q.energy_lo_pj += pc->energy_pj;
           }
           if (!std::isfinite(q.energy_pj)) throw SelectionOverflow(v, c, energy_overflow(q.energy_pj));
           if (!m.allowed) continue;
@@ -259,7 +336,11 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
         }
       }
     }
-    for (size_t e = 0; front && e < offers.size(); ++e) pareto_front(offers[e], next.entries[e], weighing);
+    bool thinned = false;
+    for (size_t e = 0; front && e < offers.size(); ++e) {
+      thinned = pareto_front(offers[e], next.entries[e], weighing, thin, energy_step, time_step) || thinned;
+    }
+    thinned_steps += thinned ? 1 : 0;
     size_t alternatives = 0;
     for (size_t k = 0; k < next.entries.size(); ++k) {
       for (size_t a = 0; a < next.entries[k].size(); ++a) {
@@ -274,13 +355,16 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
   const Layer& last = layers[static_cast<size_t>(n)];
   int32_t best_flat = -1;
   double best = std::numeric_limits<double>::infinity();
+  double lowest = std::numeric_limits<double>::infinity();  // no assignment weighs less
   for (size_t f = 0; f < flat[static_cast<size_t>(n)].size(); ++f) {
     const auto [k, a] = flat[static_cast<size_t>(n)][f];
-    const double w = weight(weighing, last.entries[static_cast<size_t>(k)][static_cast<size_t>(a)]);
+    const Partial& q = last.entries[static_cast<size_t>(k)][static_cast<size_t>(a)];
+    const double w = weight(weighing, q);
     if (w < best) {
       best = w;
       best_flat = static_cast<int32_t>(f);
     }
+    lowest = std::min(lowest, thinned_steps > 0 ? weight_lo(weighing, q) : w);
   }
   if (best_flat < 0 && !flat[static_cast<size_t>(n)].empty()) return std::nullopt;
   if (best_flat < 0) throw std::invalid_argument("the selection problem has no allowed assignment");
@@ -298,19 +382,23 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
     at = q.parent;
   }
   s.peak_states = peak;
+  s.thinned_steps = thinned_steps;
+  if (thinned_steps > 0 && best > 0.0) {
+    s.gap_bound = lowest > 0.0 ? best / lowest - 1.0 : std::numeric_limits<double>::infinity();
+  }
   return s;
 }
 
 }  // namespace
 
-Selection select_exact(const SelectionProblem& p, Objective objective, double watts) {
-  if (std::optional<Selection> s = select_scaled(p, objective, watts, 1.0, 1.0)) return std::move(*s);
+Selection select_thinned(const SelectionProblem& p, Objective objective, double watts, const FrontThinning& thin) {
+  if (std::optional<Selection> s = select_scaled(p, objective, watts, 1.0, 1.0, thin)) return std::move(*s);
   // Every weight overflowed: energies near the double's range, or a huge power (the joint
   // search derives its powers from the energies). The weights times 2^-64 / max(watts, 1), a
   // positive factor, keep their order and stay finite: (e + W t) 2^-64 / max(W, 1) <= 1.8e308
   // x 2^-64 + 2^63 x 2^-64 for energy, and t <= 2^63 ps times that for EDP.
   const double divisor = std::max(watts, 1.0);
-  if (std::optional<Selection> s = select_scaled(p, objective, watts, std::ldexp(1.0, -64), divisor)) {
+  if (std::optional<Selection> s = select_scaled(p, objective, watts, std::ldexp(1.0, -64), divisor, thin)) {
     return std::move(*s);
   }
   std::string text = "the " + std::string(objective_name(objective)) + " objective is not representable for any placement (";
@@ -318,6 +406,10 @@ Selection select_exact(const SelectionProblem& p, Objective objective, double wa
   std::snprintf(power, sizeof power, "%g", watts);
   text += watts > 0.0 ? "energy + " + std::string(power) + " W x time" : std::string("the energy x time");
   throw Error(text + " exceeds a double; check energy and power parameters)");
+}
+
+Selection select_exact(const SelectionProblem& p, Objective objective, double watts) {
+  return select_thinned(p, objective, watts, FrontThinning{});
 }
 
 Selection select_brute_force(const SelectionProblem& p, Objective objective, double watts) {

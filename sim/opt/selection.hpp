@@ -12,7 +12,8 @@
 // the product's minimum because the product grows with either sum. A step's moves are priced
 // once per (state, candidate), and each front is found with one sort of the step's offers (the
 // front, in the order, that offering them one at a time leaves: a batch's fronts hold
-// thousands).
+// thousands). Fronts may be thinned, with a certified bound on the answer's distance to the
+// optimum (select_thinned; bounded_selection.hpp).
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,19 @@ struct Selection {
   double energy_pj = 0.0;   // sum of chosen node and edge energies
   size_t peak_states = 0;   // widest DP table, for diagnostics
   bool feasible = true;     // no forbidden pair (evaluate())
+  // select_thinned: the DP steps whose fronts were thinned, and a certified bound on the
+  // answer's distance to the exact optimum: objective <= (1 + gap_bound) x the exact one's
+  // (0 when nothing was thinned: the answer is the exact one).
+  int thinned_steps = 0;
+  double gap_bound = 0.0;
+};
+
+// How select_thinned thins the EDP fronts (bounded_selection.hpp states the bound it gives):
+// a state's front of more than `above` alternatives keeps, of those within a factor (1 + step)
+// of energy of one kept at no more time, only that one. step 0: no thinning (select_exact).
+struct FrontThinning {
+  double step = 0.0;
+  size_t above = 0;
 };
 
 // Thrown by select_exact when a sum of energies is not finite (costs from extreme energy
@@ -72,6 +86,11 @@ Selection evaluate(const SelectionProblem& p, const std::vector<int>& choice);
 // energies, a SelectionOverflow; of times, the time limit's error; an objective that is not
 // finite for any assignment (static power x time beyond a double), an Error saying so.
 Selection select_exact(const SelectionProblem& p, Objective objective, double watts = 0.0);
+// The same DP with thinned EDP fronts (time and energy keep one alternative per state and are
+// never thinned). Besides the answer it keeps, per alternative, the least energy of the
+// partial assignments dropped for it (each taking at least its time), which gives a lower
+// bound on the exact optimum and so Selection::gap_bound.
+Selection select_thinned(const SelectionProblem& p, Objective objective, double watts, const FrontThinning& thin);
 // Every assignment, for tests on small problems.
 Selection select_brute_force(const SelectionProblem& p, Objective objective, double watts = 0.0);
 

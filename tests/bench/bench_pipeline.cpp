@@ -7,12 +7,17 @@
 // (sim/joint, the default profile's placement: every placement tried expanded and scheduled,
 // its split trials included), issue 15's budgets: GPT-2 at 1400 < 50 ms and llama-2-7b at 4096
 // on a 3-unit-type system < 500 ms, with the gap to the lower bound it reaches (`gap_pct`).
+// The EDP sum selection of a Llama-2-7B batch iteration (the joint search's EDP seed, issue
+// 24): exact against bounded (opt/bounded_selection.hpp), decodes at context 512 on
+// h100_sxm.yaml, with the certified gap of the bounded answer (`gap_bound_pct`).
 // Results in docs/PERFORMANCE.md.
 #include <benchmark/benchmark.h>
 
 #include <sys/resource.h>
 
 #include "frontend/load_model.hpp"
+#include "frontend/models/model_builder.hpp"
+#include "frontend/models/model_config.hpp"
 #include "hw_models/system.hpp"
 #include "sim/joint/split_search.hpp"
 #include "sim/opt/expand.hpp"
@@ -76,7 +81,32 @@ void joint_placement(benchmark::State& state, const char* model, const char* sys
   state.counters["evaluations"] = evaluations;
 }
 
+// range(0) decodes at context 512; bounded: kBoundedSelection, else exact.
+void edp_selection(benchmark::State& state, bool bounded) {
+  const hw::Profile& profile = hw::profile_named("default");
+  frontend::Batch batch;
+  for (int64_t i = 0; i < state.range(0); ++i) batch.sequences.push_back({1, 512});
+  const ir::Graph g = frontend::build_iteration(frontend::builtin_model("llama-2-7b"), batch, frontend::Logits::last);
+  const hw::System sys = hw::System::load(std::string(LIGHTCODE_BENCH_CONFIGS) + "/systems/h100_sxm.yaml", profile);
+  const double static_w = hw::static_power_watts(sys);
+  const opt::StackedGraph stacks(g, sys);
+  const opt::Partition part = opt::partition_for(stacks);
+  opt::Placement p;
+  for (auto _ : state) {
+    p = opt::place(stacks, part, opt::Objective::edp, true, static_w,
+                   bounded ? opt::kBoundedSelection : opt::kExactSelection);
+    benchmark::ClobberMemory();
+  }
+  state.counters["peak_alternatives"] = static_cast<double>(p.peak_states);
+  state.counters["gap_bound_pct"] = 100.0 * p.gap_bound;
+}
+
 }  // namespace
+
+BENCHMARK_CAPTURE(edp_selection, llama_2_7b_exact, false)->Arg(1)->Arg(8)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(edp_selection, llama_2_7b_bounded, true)->Arg(1)->Arg(8)->Arg(32)->Unit(benchmark::kMillisecond);
+// About a minute a placement: once.
+BENCHMARK_CAPTURE(edp_selection, llama_2_7b_exact_32, false)->Arg(32)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 BENCHMARK_CAPTURE(joint_placement, gpt2_gpu_phu_time, "gpt2", "gpu_phu.yaml", 0)->Arg(1400)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(joint_placement, gpt2_gpu_phu_energy, "gpt2", "gpu_phu.yaml", 1)->Arg(1400)->Unit(benchmark::kMillisecond);

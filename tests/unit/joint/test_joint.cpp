@@ -11,11 +11,16 @@
 #include <string>
 #include <vector>
 
+#include "frontend/models/batch.hpp"
+#include "frontend/models/model_builder.hpp"
+#include "frontend/models/model_config.hpp"
 #include "hw_models/system.hpp"
 #include "sim/joint/joint_placement.hpp"
 #include "sim/joint/split_search.hpp"
 #include "sim/sweep/run_point.hpp"
+#include "sim/opt/bounded_selection.hpp"
 #include "sim/opt/expand.hpp"
+#include "sim/opt/partition.hpp"
 #include "sim/sched/analytical.hpp"
 #include "sim/sched/reported_cost.hpp"
 #include "tests/support/nodes.hpp"
@@ -205,4 +210,46 @@ TEST_CASE("splitting an articulation product between the PHU and the GPU lowers 
 TEST_CASE("a graph of many layers has no articulation product worth splitting: no split is tried") {
   const results::PointSummary s = sweep::run_point(test::analytical_point("gpt2", 150, "gpu_dota_b.yaml")).result.summary;
   CHECK(s.split.empty());
+}
+
+// The EDP seed's bounded selection (JointOptions::edp_seed): with the exact mode the search is
+// what it was; with the bound, where the bounded seed is the exact seed the answer, its origin
+// and the whole archive are the same, and the seed's certified gap is within the tolerance.
+TEST_CASE("joint search: the bounded EDP seed against the exact one on gpt2 batches") {
+  const hw::System system = hw::System::load(test::system_file("h100_sxm"), hw::profile_named("default"));
+  const sched::SchedulingPolicy& policy = sched::default_policies().at(system.profile().default_scheduler());
+  const frontend::ModelConfig gpt2 = frontend::builtin_model("gpt2");
+  int same_seed = 0;
+  for (int count : {1, 8, 32}) {
+    frontend::Batch batch;
+    for (int i = 0; i < count; ++i) batch.sequences.push_back({1, 512});
+    batch.sequences.push_back({128, 0});
+    const ir::Graph g = frontend::build_iteration(gpt2, batch, frontend::Logits::last);
+    const opt::StackedGraph stacks(g, system);
+    const opt::Partition part = opt::partition_for(stacks);
+    const double static_w = hw::static_power_watts(system);
+    const bool seeds_agree =
+        opt::place(stacks, part, opt::Objective::edp, true, static_w, opt::kBoundedSelection).choice ==
+        opt::place(stacks, part, opt::Objective::edp, true, static_w).choice;
+    same_seed += seeds_agree ? 1 : 0;
+    for (opt::Objective o : {opt::Objective::time, opt::Objective::edp}) {
+      CAPTURE(count);
+      joint::JointOptions exact_seed;
+      exact_seed.edp_seed = opt::kExactSelection;
+      const joint::JointResult e = joint::place_jointly(stacks, part, o, policy, exact_seed);
+      const joint::JointResult b = joint::place_jointly(stacks, part, o, policy);
+      CHECK(e.edp_seed_gap_bound == 0.0);
+      CHECK(b.edp_seed_gap_bound <= opt::kBoundedSelection.tolerance);
+      if (!seeds_agree) continue;
+      CHECK(b.placement.choice == e.placement.choice);
+      CHECK(b.score == e.score);
+      CHECK(b.origin == e.origin);
+      CHECK(b.front.size() == e.front.size());
+      for (size_t i = 0; i < std::min(b.front.size(), e.front.size()); ++i) {
+        CHECK(b.front[i].makespan == e.front[i].makespan);
+        CHECK(b.front[i].energy_pj == e.front[i].energy_pj);
+      }
+    }
+  }
+  CHECK(same_seed > 0);
 }

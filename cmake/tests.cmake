@@ -11,16 +11,35 @@ target_compile_definitions(lc_test_main PUBLIC
   LIGHTCODE_TEST_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
   LIGHTCODE_TEST_BINARY="$<TARGET_FILE:lightcode>")
 
-# lightcode_unit_test(<name> SOURCES ... LIBS ...)
+# lightcode_unit_test(<name> SOURCES ... LIBS ... [HEAVY] [HEAVY_CASES <regex>...])
 # Exit code 77 is a skip in every test here: a case that needs something absent (h5py:
-# tests/support/python.hpp) exits 77 and ctest reports it skipped, not passed.
+# tests/support/python.hpp; ../shared: tests/support/paths.hpp) exits 77 and ctest reports it
+# skipped, not passed.
+# Label `heavy`: cases too slow for the sanitizer build, which runs `ctest -LE heavy` (the
+# Makefile's sanitize target); the Release suite runs them. HEAVY labels every case of the
+# executable, HEAVY_CASES those whose ctest name ("<name>:<case>") matches a regex. Cases are
+# discovered at build time, so the label is set by a script ctest includes after them.
 function(lightcode_unit_test name)
-  cmake_parse_arguments(T "" "" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(T "HEAVY" "" "SOURCES;LIBS;HEAVY_CASES" ${ARGN})
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE lc_test_main lc_warnings ${T_LIBS})
   add_dependencies(${name} lightcode)
   doctest_discover_tests(${name} TEST_PREFIX "${name}:"
     PROPERTIES ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1" SKIP_RETURN_CODE 77)
+  if(T_HEAVY)
+    set(T_HEAVY_CASES ".")
+  endif()
+  if(T_HEAVY_CASES)
+    set(script "${CMAKE_CURRENT_BINARY_DIR}/${name}_heavy.cmake")
+    string(JOIN "|" pattern ${T_HEAVY_CASES})
+    file(WRITE "${script}"
+      "foreach(t IN LISTS ${name}_TESTS)\n"
+      "  if(t MATCHES [==[${pattern}]==])\n"
+      "    set_tests_properties(\"\${t}\" PROPERTIES LABELS heavy)\n"
+      "  endif()\n"
+      "endforeach()\n")
+    set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${script}")
+  endif()
 endfunction()
 
 add_subdirectory(tests/unit)
@@ -64,6 +83,14 @@ add_test(NAME tools:plot_serve COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/pyth
          ${CMAKE_SOURCE_DIR}/tests/tools/test_plot_serve.py ${CMAKE_SOURCE_DIR})
 # They skip (exit 77) when /usr/bin/python3 ($LIGHTCODE_TEST_PYTHON) lacks h5py, matplotlib or pandas.
 set_tests_properties(tools:plot tools:results_loader tools:plot_serve PROPERTIES SKIP_RETURN_CODE 77)
+set_tests_properties(tools:plot tools:plot_serve PROPERTIES LABELS heavy)
+
+# tests/tools/minifuzz.py: every shipped scenario, system, hardware and device file and a small
+# trace, mutated with a fixed seed and run through the binary: no exit but 0 or 2, no hang, no
+# nan or inf reported as a success. Two runs at a time (PROCESSORS 2); Release only (heavy).
+add_test(NAME tools:minifuzz COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/tools/minifuzz.py
+         $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR} --jobs 2)
+set_tests_properties(tools:minifuzz PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 TIMEOUT 600 LABELS heavy)
 
 # `lightcode validate` and tools/validation_report.py: the must-show bounds of docs/VALIDATION.md.
 add_test(NAME validation:gemm_error COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_validation.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR} gemm)
@@ -72,7 +99,7 @@ set_tests_properties(validation:gemm_error validation:fused_error PROPERTIES SKI
 # `lightcode validate-photonic`, scenarios/photonic_workloads.yaml and tools/photonic_report.py:
 # the photonic section of docs/VALIDATION.md and DOTA-B's must-show bounds (area, 4-bit power).
 add_test(NAME validation:photonic COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_photonic_validation.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR})
-set_tests_properties(validation:photonic PROPERTIES SKIP_RETURN_CODE 77)
+set_tests_properties(validation:photonic PROPERTIES SKIP_RETURN_CODE 77 LABELS heavy)
 
 # docs/slurm_sweep.sh on a private single-node SLURM (installed with apt-get when root and
 # missing; skipped otherwise): a job array, one task requeued mid-run, the merge byte-equal to

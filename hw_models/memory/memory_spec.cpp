@@ -6,6 +6,10 @@
 
 namespace lightcode::hw {
 
+// The largest capacity a memory may have: the model counts bytes in int64_t (capabilities.hpp),
+// and this is below 2^63 with room for the double's rounding.
+constexpr double kMaxCapacityBytes = 9.2e18;
+
 const ParamTable& memory_params() {
   static const ParamTable table{
       "memory",
@@ -22,6 +26,7 @@ const ParamTable& memory_params() {
               .doc("which memory this is, and so the roles it can play in a system: an hbm holds "
                    "the resident inputs, an sram stages photonic products and relays transfers"),
           Param::quantity("capacity", Dimension::data)
+              .at_most(kMaxCapacityBytes, "capacities are counted in 64-bit integer bytes")
               .fallback("0 B")
               .doc("SRAM: the bound on tensors resident at once, checked by the event engine; HBM: "
                    "the device memory, which must hold the graph's inputs (weights, tokens, KV "

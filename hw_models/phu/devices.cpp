@@ -1,6 +1,7 @@
 #include "hw_models/phu/devices.hpp"
 
 #include <array>
+#include <cmath>
 #include <filesystem>
 
 #include "sim/core/error.hpp"
@@ -180,6 +181,7 @@ Device parse_device(const std::string& name, DeviceKind kind, const Params& p) {
   d.kind = kind;
   const SourcePlace& at = p.node().place();
   d.where = at.file + ":" + std::to_string(at.line);
+  d.entry = p.node();
   const ParamTable& t = p.table();
   auto q = [&](const char* key, double& out) {
     if (t.find(key)) out = p.quantity_if(key).value_or(0.0);
@@ -187,7 +189,10 @@ Device parse_device(const std::string& name, DeviceKind kind, const Params& p) {
   q("length", d.length_m);
   q("width", d.width_m);
   q("area", d.area_m2);
-  if (!t.find("area")) d.area_m2 = d.length_m * d.width_m;
+  if (!t.find("area")) {
+    d.area_m2 = d.length_m * d.width_m;
+    if (!std::isfinite(d.area_m2)) d.fail("width", "its footprint, length x width, is beyond a double (above 1.8e308 m^2)");
+  }
   q("insertion_loss", d.insertion_loss_db);
   q("static_power", d.static_power_w);
   q("power", d.power_w);
@@ -212,6 +217,12 @@ Device parse_device(const std::string& name, DeviceKind kind, const Params& p) {
 }
 
 }  // namespace
+
+void Device::fail(std::string_view key, const std::string& message) const {
+  const std::string text = std::string(device_kind_noun(kind)) + " '" + name + "': " + message;
+  if (const auto n = entry.find(key)) n->fail(text);
+  entry.fail(text);
+}
 
 std::string_view device_kind_key(DeviceKind kind) {
   return kind_info(kind).key;

@@ -6,9 +6,11 @@
 // Values are SI: m, m^2, W, J, dB, dBm, S/s. A device's footprint is `area`, or
 // `length` x `width` where the library gives those. A core refers to devices by name;
 // `DeviceLibrary::get` fails at the referring key's place when the name is missing or is a
-// device of another kind.
+// device of another kind. A figure derived from a device alone that a double cannot hold (a
+// footprint length x width) is an error at the device's key.
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/config.hpp"
@@ -44,6 +46,7 @@ struct Device {
   std::string name;
   DeviceKind kind = DeviceKind::laser;
   std::string where;  // "file:line" of its entry
+  ConfigNode entry;   // its mapping in the library, for errors at a key
   double area_m2 = 0.0;
   double length_m = 0.0;
   double width_m = 0.0;
@@ -60,6 +63,10 @@ struct Device {
   double access_energy_j = 0.0;  // memory levels: per access of access_bytes
   double access_bytes = 0.0;
   double capacity_bytes = 0.0;  // buffers
+
+  // Throws lightcode::Error at `key` of this device's entry (at the entry when the key is
+  // absent, a default), naming the device: "<noun> '<name>': <message>".
+  [[noreturn]] void fail(std::string_view key, const std::string& message) const;
 };
 
 class DeviceLibrary {

@@ -228,6 +228,7 @@ PhotonicCore parse_photonic_core(const Params& p, const DeviceLibrary& lib) {
     use.count = n ? *n : static_cast<int64_t>(ceil_div(c.tiles, *per));
     c.buffers.push_back(use);
   }
+  check_core_figures(c, p);
   return c;
 }
 

@@ -113,8 +113,11 @@ struct PhotonicCore {
 };
 
 const ParamTable& photonic_core_params();
-// Reads `core` (the table) with devices from `library`; errors at the offending key.
+// Reads `core` (the table) with devices from `library`; errors at the offending key, and at the
+// input to blame when a derived figure (power, area, energy per event) is not finite.
 PhotonicCore parse_photonic_core(const Params& core, const DeviceLibrary& library);
+// That last check (photonic_core_check.cpp).
+void check_core_figures(const PhotonicCore& core, const Params& p);
 // `hw show` lines: peak, TOPS/W, TOPS/mm2, link budget, the power and area breakdowns.
 std::vector<std::string> photonic_core_summary(const PhotonicCore& core);
 

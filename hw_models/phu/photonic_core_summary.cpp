@@ -2,6 +2,7 @@
 // operations), TOPS/W at full rate, TOPS/mm2, the link budget, the device counts and the power
 // and area breakdowns. Fixed formats, so the same core prints the same bytes.
 #include <cstdio>
+#include <string>
 
 #include "hw_models/phu/photonic_core.hpp"
 #include "sim/core/units.hpp"
@@ -30,11 +31,17 @@ std::vector<std::string> photonic_core_summary(const PhotonicCore& c) {
                 "more is no candidate here, fewer runs at its own bits",
                 c.max_product_bits());
   out.emplace_back(line);
-  std::snprintf(line, sizeof line,
-                "power          %.4g W at full rate (static %.4g W); %.3g TOPS/W", watts,
-                c.static_power_w(), tops / watts);
+  // A ratio over a zero power or area (devices given as 0 W, 0 m^2) is not a figure: "-".
+  auto per = [&](double over, const char* unit) {
+    if (!(over > 0.0)) return std::string("- ") + unit;
+    char text[48];
+    std::snprintf(text, sizeof text, "%.3g %s", tops / over, unit);
+    return std::string(text);
+  };
+  std::snprintf(line, sizeof line, "power          %.4g W at full rate (static %.4g W); %s", watts,
+                c.static_power_w(), per(watts, "TOPS/W").c_str());
   out.emplace_back(line);
-  std::snprintf(line, sizeof line, "area           %.4g mm^2; %.3g TOPS/mm2", mm2, tops / mm2);
+  std::snprintf(line, sizeof line, "area           %.4g mm^2; %s", mm2, per(mm2, "TOPS/mm2").c_str());
   out.emplace_back(line);
   std::snprintf(line, sizeof line,
                 "link budget    %.4g dB (modulation %.4g + node %.4g), laser %.4g dBm optical, "

@@ -16,7 +16,7 @@ std::string describe(const frontend::ModelConfig& m) {
   std::string d = std::to_string(m.num_hidden_layers) + " layers, hidden " + std::to_string(m.hidden_size) + ", " +
                   std::to_string(m.num_attention_heads) + " heads";
   if (m.num_key_value_heads != m.num_attention_heads) d += " (" + std::to_string(m.num_key_value_heads) + " KV)";
-  d += ", vocabulary " + std::to_string(m.vocab_size);
+  if (m.vocab_size > 0) d += ", vocabulary " + std::to_string(m.vocab_size);
   if (!m.source.empty()) d += " (" + m.source + ")";
   return d;
 }

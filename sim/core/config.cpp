@@ -14,6 +14,8 @@
 
 #include "sim/core/input_file.hpp"
 #include "sim/core/limits.hpp"
+#include "sim/core/numbers.hpp"
+#include "sim/core/suggest.hpp"
 
 namespace lightcode {
 
@@ -200,39 +202,20 @@ ConfigValue load_tree(std::string_view text, const std::string& name, const fs::
   return v;
 }
 
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 template <typename Container>
 void check_allowed(const ConfigNode& node, const Container& allowed) {
   for (const std::string& key : node.keys()) {
     bool ok = false;
     for (const auto& a : allowed) ok = ok || key == a;
     if (ok) continue;
-    std::string best;
-    size_t best_d = 3;
     std::string list;
+    std::vector<std::string> names;
     for (const auto& a : allowed) {
       list += (list.empty() ? "" : ", ") + std::string(a);
-      const size_t d = edit_distance(key, a);
-      if (d < best_d) {
-        best_d = d;
-        best = std::string(a);
-      }
+      names.emplace_back(a);
     }
-    node.at(key).fail("unknown key '" + key + "'" +
+    const std::string best = closest_name(key, names);
+    node.at(key).fail("unknown key '" + excerpt(key) + "'" +
                       (best.empty() ? "" : " (did you mean '" + best + "'?)") +
                       "; allowed keys: " + list);
   }
@@ -372,10 +355,9 @@ int64_t ConfigNode::as_int() const {
 
 double ConfigNode::as_double() const {
   const std::string s = as_string();
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || *end != '\0' || !std::isfinite(v)) fail("'" + excerpt(s) + "' is not a number");
-  return v;
+  const std::optional<double> v = parse_decimal(s);  // decimal only: not "0x10", "inf", "nan"
+  if (!v) fail("'" + excerpt(s) + "' is not a number (a finite decimal)");
+  return *v;
 }
 
 bool ConfigNode::as_bool() const {
@@ -572,7 +554,7 @@ int64_t ConfigNode::as_count(const Limit& limit) const {
   const int64_t v = as_int();
   if (v < 1 || v > limit.value) {
     fail("must be an integer from 1 to " + std::to_string(limit.value) + " (" + std::string(limit.name) + "), got " +
-         as_string());
+         excerpt(as_string()));
   }
   return v;
 }
@@ -594,14 +576,14 @@ int64_t ConfigNode::non_negative_int(std::string_view key) const {
 double ConfigNode::positive_quantity(std::string_view key, Dimension d) const {
   const ConfigNode n = at(key);
   const double v = n.as_quantity(d);
-  if (!(v > 0.0)) n.fail("must be positive, got '" + n.as_string() + "'");
+  if (!(v > 0.0)) n.fail("must be positive, got '" + excerpt(n.as_string()) + "'");
   return v;
 }
 
 double ConfigNode::non_negative_quantity(std::string_view key, Dimension d) const {
   const ConfigNode n = at(key);
   const double v = n.as_quantity(d);
-  if (v < 0.0) n.fail("must not be negative, got '" + n.as_string() + "'");
+  if (v < 0.0) n.fail("must not be negative, got '" + excerpt(n.as_string()) + "'");
   return v;
 }
 
@@ -613,7 +595,7 @@ double ConfigNode::non_negative_quantity_or(std::string_view key, Dimension d,
 double ConfigNode::positive_double(std::string_view key) const {
   const ConfigNode n = at(key);
   const double v = n.as_double();
-  if (!(v > 0.0)) n.fail("must be positive, got " + n.as_string());
+  if (!(v > 0.0)) n.fail("must be positive, got " + excerpt(n.as_string()));
   return v;
 }
 

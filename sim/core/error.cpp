@@ -12,7 +12,8 @@ std::string SourcePlace::str() const {
     out += (out.empty() ? "line " : ":") + std::to_string(line);
     if (column > 0) out += ":" + std::to_string(column);
   }
-  if (!path.empty()) out += (out.empty() ? "" : ": ") + path;
+  // A key path is input too (keys of up to limits::kNameBytes): quoted as an excerpt.
+  if (!path.empty()) out += (out.empty() ? "" : ": ") + excerpt(path, 128);
   return out;
 }
 

@@ -33,7 +33,7 @@ class NamedRegistry {
     if (const T* item = find(name)) return *item;
     std::string known;
     for (const auto& item : items_) known += (known.empty() ? "" : ", ") + std::string(item->name());
-    throw Error("unknown " + what_ + " '" + std::string(name) + "' (known: " + known + ")");
+    throw Error("unknown " + what_ + " '" + excerpt(std::string(name)) + "' (known: " + known + ")");
   }
   const std::vector<std::unique_ptr<T>>& all() const { return items_; }
 
@@ -51,7 +51,7 @@ const T& named_in(const std::vector<T>& items, std::string_view name, std::strin
     if (item.name == name) return item;
     known += (known.empty() ? "" : ", ") + std::string(item.name);
   }
-  throw Error("unknown " + std::string(what) + " '" + std::string(name) + "' (known: " + known + ")");
+  throw Error("unknown " + std::string(what) + " '" + excerpt(std::string(name)) + "' (known: " + known + ")");
 }
 
 }  // namespace lightcode

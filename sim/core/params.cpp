@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 
 #include "sim/core/error.hpp"
+#include "sim/core/numbers.hpp"
+#include "sim/core/quantity.hpp"
 
 namespace lightcode {
 namespace {
@@ -62,49 +65,63 @@ int64_t parse_integer(const std::string& s) {
 }
 
 double parse_real(const std::string& s) {
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || *end != '\0' || !std::isfinite(v))
-    throw Error("'" + excerpt(s) + "' is not a number");
-  return v;
+  const std::optional<double> v = parse_decimal(s);  // decimal only: not "0x10", "inf", "nan"
+  if (!v) throw Error("'" + excerpt(s) + "' is not a number (a finite decimal)");
+  return *v;
 }
 
-void check_sign(const Param& p, double v, const std::string& s) {
-  if (p.sign == Sign::positive && !(v > 0.0)) throw Error("must be positive, got '" + s + "'");
-  if (p.sign == Sign::non_negative && v < 0.0) throw Error("must not be negative, got '" + s + "'");
+// The bound as the docs and errors write it: "100", or "9200 PB" for a quantity.
+std::string bound_text(const Param& p, double v) {
+  if (p.kind == ParamKind::quantity) return format_quantity(v, p.dimension);
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+void check_range(const Param& p, double v, const std::string& s) {
+  if (p.sign == Sign::positive && !(v > 0.0)) throw Error("must be positive, got '" + excerpt(s) + "'");
+  if (p.sign == Sign::non_negative && v < 0.0) throw Error("must not be negative, got '" + excerpt(s) + "'");
+  if (p.most && v > *p.most) {
+    throw Error("must be at most " + bound_text(p, *p.most) + ", got '" + excerpt(s) + "'" +
+                (p.most_why.empty() ? "" : " (" + p.most_why + ")"));
+  }
+  // Every duration becomes a Time somewhere (integer picoseconds): one that cannot is refused
+  // here, at its key, rather than by whichever model converts it first. A signed duration
+  // (a fitted offset) is checked by its size.
+  if (p.kind == ParamKind::quantity && p.dimension == Dimension::duration) Time::from_seconds(std::fabs(v));
 }
 
 double parse_number(const Param& p, const std::string& s) {
   switch (p.kind) {
     case ParamKind::quantity: {
       const double v = parse_quantity(s, p.dimension);
-      check_sign(p, v, s);
+      check_range(p, v, s);
       return v;
     }
     case ParamKind::real: {
       const double v = parse_real(s);
-      check_sign(p, v, s);
+      check_range(p, v, s);
       return v;
     }
     case ParamKind::fraction: {
       const double v = parse_real(s);
-      if (!(v > 0.0) || v > 1.0) throw Error("must be a fraction in (0, 1], got " + s);
+      if (!(v > 0.0) || v > 1.0) throw Error("must be a fraction in (0, 1], got " + excerpt(s));
       return v;
     }
     case ParamKind::count: {
       const int64_t v = parse_integer(s);
       if (v < 1 || v > p.limit->value) {
         throw Error("must be an integer from 1 to " + std::to_string(p.limit->value) + " (" +
-                    std::string(p.limit->name) + "), got " + s);
+                    std::string(p.limit->name) + "), got " + excerpt(s));
       }
       return static_cast<double>(v);
     }
     case ParamKind::integer: {
       const int64_t v = parse_integer(s);
-      if (v < 0) throw Error("must not be negative, got " + s);
+      if (v < 0) throw Error("must not be negative, got " + excerpt(s));
       if (p.limit && v > p.limit->value) {
         throw Error("must be an integer from 0 to " + std::to_string(p.limit->value) + " (" +
-                    std::string(p.limit->name) + "), got " + s);
+                    std::string(p.limit->name) + "), got " + excerpt(s));
       }
       return static_cast<double>(v);
     }
@@ -223,6 +240,11 @@ Param&& Param::signed_() && {
   sign = Sign::any;
   return std::move(*this);
 }
+Param&& Param::at_most(double most_value, std::string why) && {
+  most = most_value;
+  most_why = std::move(why);
+  return std::move(*this);
+}
 Param&& Param::required() && {
   presence = Presence::required;
   return std::move(*this);
@@ -248,6 +270,7 @@ std::string Param::type_text() const {
                       std::string(dimension_base_unit(dimension)) + ")";
       if (sign == Sign::positive) s += ", > 0";
       if (sign == Sign::non_negative) s += ", >= 0";
+      if (most) s += ", <= " + bound_text(*this, *most);
       return s;
     }
     case ParamKind::count:
@@ -255,9 +278,10 @@ std::string Param::type_text() const {
     case ParamKind::integer:
       return limit ? "integer 0.." + std::to_string(limit->value) : "integer >= 0";
     case ParamKind::real:
-      return sign == Sign::positive       ? "number > 0"
-             : sign == Sign::non_negative ? "number >= 0"
-                                          : "number";
+      return std::string(sign == Sign::positive       ? "number > 0"
+                         : sign == Sign::non_negative ? "number >= 0"
+                                                      : "number") +
+             (most ? ", <= " + bound_text(*this, *most) : "");
     case ParamKind::fraction:
       return "fraction (0, 1]";
     case ParamKind::boolean:

@@ -1,8 +1,10 @@
 #pragma once
 // Parameters declared once. Every key of every config file kind (a hardware family, a link,
 // a system, a model, a scenario) is one `Param` of a `ParamTable`: key, type (a physical
-// dimension with its sign rule, a count with its limit, a number, a choice, a nested table),
-// default or "required", one-line doc. The same declaration drives
+// dimension with its sign rule and an optional upper bound, a count with its limit, a number, a
+// choice, a nested table), default or "required", one-line doc. A duration must also fit a Time
+// (integer picoseconds, 106 days): one that does not is an error at its key, for every table.
+// The same declaration drives
 //   - parsing: `Params` reads a mapping through its table (unknown keys rejected with a
 //     suggestion; each value checked against its type; absent keys take the default, which is
 //     parsed by the same parser, so a default can never be malformed unnoticed);
@@ -55,6 +57,8 @@ struct Param {
   std::string help;          // the one-line doc
   Dimension dimension = Dimension::duration;  // quantity
   Sign sign = Sign::non_negative;             // quantity, real
+  std::optional<double> most;                 // quantity, real: the largest value (SI units)
+  std::string most_why;                       // why, for the error
   const Limit* limit = nullptr;               // count; integer (when bounded)
   std::vector<std::string> choices;           // choice
   const ParamTable* nested = nullptr;         // table, tables, named
@@ -81,6 +85,9 @@ struct Param {
 
   Param&& positive() &&;
   Param&& signed_() &&;  // any sign (a fitted offset)
+  // An upper bound (SI units), shown in the docs' type column; `why` is added to the error
+  // (".at_most(100, \"beyond it ...\")").
+  Param&& at_most(double most, std::string why = "") &&;
   Param&& required() &&;
   Param&& fallback(std::string default_text) &&;  // the default, parsed as a value would be
   Param&& doc(std::string text) &&;

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "sim/core/error.hpp"
+#include "sim/core/numbers.hpp"
 
 namespace lightcode {
 namespace {
@@ -82,17 +83,24 @@ std::string_view dimension_base_unit(Dimension d) { return info(d).base; }
 
 double parse_quantity(std::string_view text, Dimension d) {
   const std::string_view s = trim(text);
-  // strtod needs a terminated buffer; quantities are short.
-  const std::string buf(s);
-  const std::string quoted = excerpt(buf);
-  char* end = nullptr;
-  const double number = std::strtod(buf.c_str(), &end);
-  if (end == buf.c_str() || !std::isfinite(number)) {
+  const std::string quoted = excerpt(std::string(s));
+  // Decimal only: strtod alone would read "0x10 GHz" as 16 GHz (sim/core/numbers.hpp).
+  const size_t digits = decimal_prefix(s);
+  const std::optional<double> parsed = parse_decimal(s.substr(0, digits));
+  const std::string_view lead = s.substr(0, digits);
+  if ((lead == "0" || lead == "+0" || lead == "-0") && digits < s.size() && (s[digits] == 'x' || s[digits] == 'X')) {
+    throw Error("'" + quoted + "' is not a " + std::string(info(d).name) + ": numbers are decimal (no 0x)");
+  }
+  if (digits > 0 && !parsed) {
+    throw Error("'" + quoted + "' is too large to represent (above 1.8e308 " + std::string(info(d).base) + ")");
+  }
+  if (!parsed) {
     throw Error("'" + quoted + "' is not a " + std::string(info(d).name) +
-                " (expected a number and a unit, e.g. \"1.5 G" + std::string(info(d).base) +
+                " (expected a decimal number and a unit, e.g. \"1.5 G" + std::string(info(d).base) +
                 "\")");
   }
-  const std::string_view unit = trim(std::string_view(end));
+  const double number = *parsed;
+  const std::string_view unit = trim(s.substr(digits));
   if (unit.empty()) {
     throw Error("'" + quoted + "' has no unit (expected a " + std::string(info(d).name) + " in " +
                 std::string(info(d).base) + ", e.g. \"" + quoted + " G" + std::string(info(d).base) +

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -258,6 +259,14 @@ JointResult place_jointly(const opt::StackedGraph& stacks, const opt::Partition&
   r.cost = timed.cost;
   r.origin = best->origin;
   r.score = info.score(r.cost.makespan, r.cost.energy_pj);
+  if (!std::isfinite(r.score)) {  // EDP: each factor finite, their product not
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "the %s of the best placement (makespan %g s, energy %g pJ) is not representable as a finite "
+                  "double (check energy and power parameters)",
+                  std::string(info.name).c_str(), r.cost.makespan.seconds(), r.cost.energy_pj);
+    throw Error(text);
+  }
   r.lower_bound = lower_bound(stacks).score(objective);
   r.gap = r.lower_bound > 0.0 ? r.score / r.lower_bound - 1.0 : 0.0;
   r.evaluations = search.evaluations();

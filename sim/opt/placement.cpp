@@ -12,9 +12,17 @@ namespace {
 
 PairCost pair(const hw::Cost& c) { return PairCost{c.time, c.energy.picojoules()}; }
 
-void add(PairCost& a, const hw::Cost& c) {
+// "node 12 'h.0.attn' (dense) on 'gpu'": an op's candidate, for errors about its cost.
+std::string describe(const StackedGraph& stacks, ir::NodeId id, int candidate) {
+  const ir::Node& n = stacks.graph().node(id);
+  return "node " + std::to_string(id) + " '" + n.name + "' (" + n.kind_name + ") on '" +
+         stacks.system().unit(stacks.candidate(id, candidate).unit).name + "'";
+}
+
+void add(PairCost& a, const hw::Cost& c, const StackedGraph& stacks, ir::NodeId id, int candidate) {
   a.time = a.time.plus(c.time, "an op's time plus its input transfers");
-  a.energy_pj += c.energy.picojoules();
+  a.energy_pj = check_energy(a.energy_pj + c.energy.picojoules(),
+                             [&] { return describe(stacks, id, candidate) + ": its energy plus its input transfers'"; });
 }
 
 // Edge `position` of `id` from `from`, for the producer's candidate a and the consumer's b:
@@ -77,15 +85,19 @@ void add_group_constraints(const StackedGraph& stacks, const Partition& part, in
 }
 
 // Solving names the subgraph when its sums cannot be represented.
-std::vector<int> solve(const SelectionProblem& p, Objective objective, double watts, const ir::Graph& g,
+std::vector<int> solve(const SelectionProblem& p, Objective objective, double watts, const StackedGraph& stacks,
                        const std::vector<ir::NodeId>& members, int32_t subgraph, size_t& peak_states) {
+  const ir::Graph& g = stacks.graph();
+  const std::string where = "subgraph " + std::to_string(subgraph) + " (from node '" + g.node(members.front()).name + "')";
   try {
     Selection s = select_exact(p, objective, watts);
     peak_states = std::max(peak_states, s.peak_states);
     return std::move(s.choice);
+  } catch (const SelectionOverflow& e) {
+    const ir::NodeId id = members[static_cast<size_t>(e.variable)];
+    throw Error(SourcePlace{g.source(), 0, 0, ""}, where + ": " + describe(stacks, id, e.candidate) + ": " + e.what());
   } catch (const Error& e) {
-    throw Error(SourcePlace{g.source(), 0, 0, ""}, "subgraph " + std::to_string(subgraph) + " (from node '" +
-                                                       g.node(members.front()).name + "'): " + e.what());
+    throw Error(SourcePlace{g.source(), 0, 0, ""}, where + ": " + e.what());
   }
 }
 
@@ -172,7 +184,7 @@ Placement place(const StackedGraph& stacks, const Partition& part, Objective obj
         for (int b = 0; b < nc; ++b) {
           const Candidate& cb = stacks.candidate(id, b);
           if (stacks.shared_read(cb, id, static_cast<int>(k))) continue;
-          add(costs[static_cast<size_t>(b)], stacks.edge_cost(id, static_cast<int>(k), from_unit, cb.unit));
+          add(costs[static_cast<size_t>(b)], stacks.edge_cost(id, static_cast<int>(k), from_unit, cb.unit), stacks, id, b);
         }
       }
     }
@@ -185,12 +197,12 @@ Placement place(const StackedGraph& stacks, const Partition& part, Objective obj
         choice = it->second;
         ++out.reused;
       } else {
-        choice = solve(p, objective, watts, g, members, s, out.peak_states);
+        choice = solve(p, objective, watts, stacks, members, s, out.peak_states);
         ++out.solved;
         cache.emplace(std::move(key), choice);
       }
     } else {
-      choice = solve(p, objective, watts, g, members, s, out.peak_states);
+      choice = solve(p, objective, watts, stacks, members, s, out.peak_states);
       ++out.solved;
     }
     for (size_t v = 0; v < members.size(); ++v) out.choice[static_cast<size_t>(members[v])] = choice[v];

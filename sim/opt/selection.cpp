@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
+#include <string>
 
 namespace lightcode::opt {
 namespace {
@@ -19,8 +22,27 @@ struct Partial {
   int32_t choice;  // candidate of the variable this layer decided
 };
 
-double weight(Objective o, const Partial& a, double watts) {
-  return objective_value(o, a.time, a.energy_pj, watts);
+// What a DP step compares: the objective, its power, and a positive factor, scale / divisor,
+// that every energy and the power are multiplied by (1 / 1 but when the plain values overflow:
+// see select_exact). Applied as (x * scale) / divisor, so the factor itself never underflows.
+struct Weighing {
+  Objective o;
+  double watts;
+  double scale;
+  double divisor;
+};
+
+double weight(const Weighing& w, const Partial& a) {
+  return objective_value(w.o, a.time, a.energy_pj * w.scale / w.divisor, w.watts * w.scale / w.divisor);
+}
+
+std::string energy_overflow(double energy_pj) {
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "the sum of op and edge energies the selector minimises is not representable (%g pJ; check energy "
+                "and power parameters)",
+                energy_pj);
+  return text;
 }
 
 bool dominates(const Partial& a, const Partial& b) {
@@ -28,11 +50,11 @@ bool dominates(const Partial& a, const Partial& b) {
 }
 
 // Keeps either the single best (time, energy objectives) or the Pareto front (edp).
-void offer(std::vector<Partial>& alternatives, const Partial& p, Objective o, double watts) {
-  if (o != Objective::edp) {
+void offer(std::vector<Partial>& alternatives, const Partial& p, const Weighing& w) {
+  if (w.o != Objective::edp) {
     if (alternatives.empty()) {
       alternatives.push_back(p);
-    } else if (weight(o, p, watts) < weight(o, alternatives[0], watts)) {
+    } else if (weight(w, p) < weight(w, alternatives[0])) {
       alternatives[0] = p;
     }
     return;
@@ -49,10 +71,10 @@ void offer(std::vector<Partial>& alternatives, const Partial& p, Objective o, do
 // What offer() leaves after the offers in turn, found at once: the first offer of each
 // Pareto-optimal (time, energy), in offer order. (A value no other weakly dominates is kept
 // from its first offer on; any other is rejected or removed by one that does.)
-void pareto_front(const std::vector<Partial>& offers, std::vector<Partial>& out, Objective o, double watts) {
+void pareto_front(const std::vector<Partial>& offers, std::vector<Partial>& out, const Weighing& w) {
   for (const Partial& q : offers) {
     if (std::isnan(q.energy_pj)) {  // no order: offer them in turn
-      for (const Partial& r : offers) offer(out, r, o, watts);
+      for (const Partial& r : offers) offer(out, r, w);
       return;
     }
   }
@@ -119,7 +141,12 @@ Selection evaluate(const SelectionProblem& p, const std::vector<int>& choice) {
   return s;
 }
 
-Selection select_exact(const SelectionProblem& p, Objective objective, double watts) {
+namespace {
+
+// The DP at one scale of the weights; nullopt when every final alternative's weight is inf.
+std::optional<Selection> select_scaled(const SelectionProblem& p, Objective objective, double watts, double scale,
+                                       double divisor) {
+  const Weighing weighing{objective, watts, scale, divisor};
   const int n = static_cast<int>(p.node_cost.size());
   std::vector<std::vector<int>> in_edges(static_cast<size_t>(n));
   std::vector<int> last_use(static_cast<size_t>(n), -1);
@@ -222,16 +249,17 @@ Selection select_exact(const SelectionProblem& p, Objective objective, double wa
             q.time = q.time.plus(pc->time, kSumOfTimes);
             q.energy_pj += pc->energy_pj;
           }
+          if (!std::isfinite(q.energy_pj)) throw SelectionOverflow(v, c, energy_overflow(q.energy_pj));
           if (!m.allowed) continue;
           if (front) {
             offers[m.next].push_back(q);
           } else {
-            offer(next.entries[m.next], q, objective, watts);
+            offer(next.entries[m.next], q, weighing);
           }
         }
       }
     }
-    for (size_t e = 0; front && e < offers.size(); ++e) pareto_front(offers[e], next.entries[e], objective, watts);
+    for (size_t e = 0; front && e < offers.size(); ++e) pareto_front(offers[e], next.entries[e], weighing);
     size_t alternatives = 0;
     for (size_t k = 0; k < next.entries.size(); ++k) {
       for (size_t a = 0; a < next.entries[k].size(); ++a) {
@@ -248,12 +276,13 @@ Selection select_exact(const SelectionProblem& p, Objective objective, double wa
   double best = std::numeric_limits<double>::infinity();
   for (size_t f = 0; f < flat[static_cast<size_t>(n)].size(); ++f) {
     const auto [k, a] = flat[static_cast<size_t>(n)][f];
-    const double w = weight(objective, last.entries[static_cast<size_t>(k)][static_cast<size_t>(a)], watts);
+    const double w = weight(weighing, last.entries[static_cast<size_t>(k)][static_cast<size_t>(a)]);
     if (w < best) {
       best = w;
       best_flat = static_cast<int32_t>(f);
     }
   }
+  if (best_flat < 0 && !flat[static_cast<size_t>(n)].empty()) return std::nullopt;
   if (best_flat < 0) throw std::invalid_argument("the selection problem has no allowed assignment");
   Selection s;
   s.choice.assign(static_cast<size_t>(n), 0);
@@ -270,6 +299,25 @@ Selection select_exact(const SelectionProblem& p, Objective objective, double wa
   }
   s.peak_states = peak;
   return s;
+}
+
+}  // namespace
+
+Selection select_exact(const SelectionProblem& p, Objective objective, double watts) {
+  if (std::optional<Selection> s = select_scaled(p, objective, watts, 1.0, 1.0)) return std::move(*s);
+  // Every weight overflowed: energies near the double's range, or a huge power (the joint
+  // search derives its powers from the energies). The weights times 2^-64 / max(watts, 1), a
+  // positive factor, keep their order and stay finite: (e + W t) 2^-64 / max(W, 1) <= 1.8e308
+  // x 2^-64 + 2^63 x 2^-64 for energy, and t <= 2^63 ps times that for EDP.
+  const double divisor = std::max(watts, 1.0);
+  if (std::optional<Selection> s = select_scaled(p, objective, watts, std::ldexp(1.0, -64), divisor)) {
+    return std::move(*s);
+  }
+  std::string text = "the " + std::string(objective_name(objective)) + " objective is not representable for any placement (";
+  char power[32];
+  std::snprintf(power, sizeof power, "%g", watts);
+  text += watts > 0.0 ? "energy + " + std::string(power) + " W x time" : std::string("the energy x time");
+  throw Error(text + " exceeds a double; check energy and power parameters)");
 }
 
 Selection select_brute_force(const SelectionProblem& p, Objective objective, double watts) {

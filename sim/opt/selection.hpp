@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/core/error.hpp"
 #include "sim/core/quantity.hpp"
 #include "sim/opt/objective.hpp"
 
@@ -48,6 +49,17 @@ struct Selection {
   bool feasible = true;     // no forbidden pair (evaluate())
 };
 
+// Thrown by select_exact when a sum of energies is not finite (costs from extreme energy
+// parameters, each finite, whose sum is not): the variable and candidate whose cost made it
+// so, for the caller to name the op and the unit (opt::place does).
+class SelectionOverflow : public Error {
+ public:
+  SelectionOverflow(int variable_index, int candidate_index, const std::string& message)
+      : Error(message), variable(variable_index), candidate(candidate_index) {}
+  int variable;
+  int candidate;
+};
+
 // Objective value of an assignment (also the reference for the tests).
 // Time counts in picoseconds, as the objectives are defined (objective.hpp). `watts` is a
 // power drawn for as long as the time lasts (static power: 1 W = 1 pJ/ps): the energy and EDP
@@ -56,7 +68,9 @@ double objective_value(Objective o, Time time, double energy_pj, double watts = 
 Selection evaluate(const SelectionProblem& p, const std::vector<int>& choice);
 
 // The exact optimum. Ties go to the assignment found first in candidate order, so equal
-// inputs give equal placements.
+// inputs give equal placements. Sums that cannot be represented are lightcode::Errors: of
+// energies, a SelectionOverflow; of times, the time limit's error; an objective that is not
+// finite for any assignment (static power x time beyond a double), an Error saying so.
 Selection select_exact(const SelectionProblem& p, Objective objective, double watts = 0.0);
 // Every assignment, for tests on small problems.
 Selection select_brute_force(const SelectionProblem& p, Objective objective, double watts = 0.0);

@@ -5,10 +5,12 @@
 // own generator and samplers: std::*_distribution differ between standard libraries).
 //
 // Trace CSV: a header naming the columns arrival_s, prompt_tokens, output_tokens (in any
-// order; other columns are an error), then one request per row: arrival in seconds (>= 0, not
-// before the previous row's), token counts positive integers within limits::kSequenceLength.
-// Blank lines and lines starting with '#' are skipped. A malformed row is a lightcode::Error
-// at "<file>:<line>" naming the column and what was expected.
+// order; other columns are an error), then one request per row: arrival in decimal seconds
+// (>= 0, within a Time's 106 days, not before the previous row's), token counts positive
+// integers within limits::kSequenceLength; at least one row and at most limits::kRequests
+// (checked as rows are read, so a longer trace is refused at its first extra row). Blank lines
+// and lines starting with '#' are skipped. A malformed row is a lightcode::Error at
+// "<file>:<line>:<column>: <column name>" saying what was expected, quoting an excerpt.
 //
 // Generated requests: generator.hpp (arrival processes: arrivals.hpp; lengths: lengths.hpp),
 // drawn from the one random stream below.

@@ -1,6 +1,6 @@
 // Fuzz target: one hardware unit spec (configs/hardware/*.yaml): when it names a registered
 // family, that family's factory builds the model in both profiles and a few ops are estimated
-// (dense, batch matmul, add, softmax). Costs that cannot be represented must throw
+// (dense, batch matmul, add, softmax) and its capabilities read. Costs that cannot be represented must throw
 // lightcode::Error; what is returned must have a non-negative time and a finite energy.
 #include <cstdint>
 #include <string>
@@ -8,7 +8,6 @@
 
 #include "hw_models/registry.hpp"
 #include "sim/core/config.hpp"
-#include "hw_models/registry.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 #include "tests/support/nodes.hpp"
 
@@ -55,6 +54,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                     "a model with " + std::to_string(model->unit_count()) + " units");
       fuzz::require_finite(model->static_power_watts(), "static power");
       fuzz::require(model->static_power_watts() >= 0.0, "negative static power");
+      const hw::Capabilities caps = model->capabilities();  // a memory's capacity in int64 bytes
+      fuzz::require(caps.capacity_bytes >= 0, "a negative capacity");
+      fuzz::require_finite(caps.clock_hz, "clock");
       for (const ir::Node& op : probe_ops()) {
         const hw::AlgorithmList algos = model->algorithms(op);
         for (int k = 0; k < algos.count; ++k) {

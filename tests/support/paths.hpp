@@ -1,9 +1,14 @@
 #pragma once
 // Where tests find external data and the built binary. External TVM graphs and reference
-// timings live in ../shared beside the checkout (CMake cache variables); tests that need them
-// skip with a message naming the folder when it is absent.
+// timings live in ../shared beside the checkout (CMake cache variables); a test case that needs
+// them is skipped when they are absent: have_external() prints why and exits the process with
+// 77, which ctest reports as skipped (every doctest entry has SKIP_RETURN_CODE 77,
+// cmake/tests.cmake), never as passed. As with require_h5py() (python.hpp), a test binary run
+// by hand stops at the first such case: run ctest, or pick cases with --test-case.
 #include <doctest/doctest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -23,12 +28,15 @@ inline std::string system_file(const std::string& name, const std::string& profi
   return source_dir() + "/configs/systems/" + (profile == "lightcode" ? "lightcode/" : "") + name + ".yaml";
 }
 
-// True when the external file exists; otherwise prints why the test is skipped.
+// True when the external file exists; otherwise prints why and exits with 77 (skipped). The
+// result stays a bool so that a case reads `if (!have_external(path)) return;`.
 inline bool have_external(const std::string& path) {
   if (std::filesystem::exists(path)) return true;
-  MESSAGE("skipped: external data '" << path
-          << "' is absent (set -DLIGHTCODE_TVM_GRAPHS=... to its folder)");
-  return false;
+  std::printf("SKIP: external data '%s' is absent (../shared beside the checkout, or "
+              "-DLIGHTCODE_TVM_GRAPHS=... / -DLIGHTCODE_SHARED_REFERENCE=...); exiting with 77\n",
+              path.c_str());
+  std::fflush(stdout);
+  std::exit(77);
 }
 
 }  // namespace lightcode::test

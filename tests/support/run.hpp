@@ -19,13 +19,13 @@ struct RunResult {
   std::string err;
 };
 
-// `timeout_seconds` > 0: killed after that long (exit code 137), so that a hang fails the test.
-inline RunResult run_lightcode(const std::string& args, int timeout_seconds = 0) {
+// `timeout_s` > 0: killed after that many seconds (a hang then fails the test, exit 124).
+inline RunResult run_lightcode(const std::string& args, int timeout_s = 0) {
   static int counter = 0;
   const std::string err_file = "/tmp/lightcode_test_stderr_" + std::to_string(::getpid()) + "_" +
                                std::to_string(counter++);
-  const std::string bound = timeout_seconds > 0 ? "timeout -s KILL " + std::to_string(timeout_seconds) + " " : "";
-  const std::string cmd = bound + lightcode_binary() + " " + args + " 2>" + err_file;
+  const std::string limit = timeout_s > 0 ? "timeout -k 5 " + std::to_string(timeout_s) + " " : "";
+  const std::string cmd = limit + lightcode_binary() + " " + args + " 2>" + err_file;
   RunResult r;
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (!pipe) return r;

@@ -9,11 +9,15 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "sim/core/checked.hpp"
 #include "sim/core/config.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/limits.hpp"
+#include "sim/core/named_registry.hpp"
+#include "sim/core/params.hpp"
 #include "sim/core/output_file.hpp"
 #include "sim/core/quantity.hpp"
 #include "sim/core/units.hpp"
@@ -149,4 +153,49 @@ TEST_CASE("the limits table is documented in docs/CONFIG.md, as generated") {
   std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   INFO("regenerate with: build/lightcode limits --markdown");
   CHECK(doc.find(limits_markdown()) != std::string::npos);
+}
+
+TEST_CASE("an error that quotes a long value quotes an excerpt of it") {
+  struct Named {
+    std::string_view name;
+  };
+  const std::vector<Named> registry{{"list"}, {"lightcode"}};
+  const ParamTable table{"demo.excerpt",
+                         "every kind of value",
+                         {Param::quantity("clock", Dimension::frequency).positive().doc("q"),
+                          Param::real("x").positive().at_most(1).doc("r"),
+                          Param::fraction("f").doc("f"),
+                          Param::count("n", limits::kUnitCount).doc("c"),
+                          Param::integer("i").doc("i"),
+                          Param::choice("c", {"a", "b"}).doc("c"),
+                          Param::boolean("b").fallback("true").doc("b")}};
+  const std::string huge(5 << 20, '9');
+  const std::string big(256 << 10, '9');  // as long as a message needs: each is quoted as 64 characters
+  for (const std::string& value : {big, "-" + big, "1" + std::string(256 << 10, ' ') + "x"}) {
+    for (const char* key : {"clock", "x", "f", "n", "i", "c", "b"}) {
+      const std::string e = error_of([&] {
+        ConfigUsage usage;
+        const Params p(ConfigNode::parse(std::string(key) + ": '" + value + "'\n", "big.yaml"), table, usage);
+        const Param& row = *table.find(key);
+        if (row.kind == ParamKind::quantity || row.kind == ParamKind::real || row.kind == ParamKind::fraction) {
+          p.quantity_if(key);
+        } else if (row.kind == ParamKind::choice) {
+          p.text_if(key);
+        } else if (row.kind == ParamKind::boolean) {
+          p.boolean(key);
+        } else {
+          p.count_if(key);
+        }
+      });
+      INFO(std::string(key));
+      CHECK_FALSE(e.empty());
+      CHECK(e.size() < 400);
+    }
+  }
+  CHECK(error_of([&] { named_in(registry, huge, "scheduler"); }).size() < 200);
+  CHECK(error_of([&] { parse_quantity(huge + " GHz", Dimension::frequency); }).size() < 300);
+  CHECK(error_of([&] { ConfigNode::parse("v: " + huge + "x\n", "v.yaml").at("v").as_double(); }).size() < 200);
+  CHECK(error_of([&] { ConfigNode::parse("v: " + huge + "\n", "v.yaml").at("v").as_int(); }).size() < 200);
+  const std::string key(1000, 'k');
+  CHECK(error_of([&] { ConfigUsage u; Params(ConfigNode::parse(key + ": 1\n", "k.yaml"), table, u); }).size() < 400);
 }

@@ -347,6 +347,20 @@ TEST_CASE("a device with negative loss or power is an error at its file and line
       std::string::npos);
 }
 
+TEST_CASE("figures that overflow a double are errors at the key to blame, never inf") {
+  // A footprint of 1e200 m x 1e200 m: its area is beyond a double.
+  CHECK(error_of_library("y_branches:\n  yb:\n    insertion_loss: 0.1 dB\n    length: 1e200 m\n    width: 1e200 m\n") ==
+        "lib.yaml:5:12: y_branches.yb.width: Y-branch 'yb': its footprint, length x width, is beyond a double "
+        "(above 1.8e308 m^2)");
+  // A core's figures: the clock (its own key) or a device figure is blamed, by which lies
+  // farther from ordinary magnitudes.
+  const std::string clock = error_of_spec("from: phu_dota_b.yaml\ncore:\n  clock: 1e299 Hz\n");
+  CHECK(clock.find("/bad.yaml:3:10: core.clock: the photonic core's") != std::string::npos);
+  // 65536 rings of 0.93 dB each on the light path: 61,000 dB of loss, a laser of 10^6000 W.
+  const std::string rings = error_of_spec("from: phu_dota_b.yaml\ncore:\n  rings_per_modulator: 65536\n");
+  CHECK(rings.find("/bad.yaml:3:24: core.rings_per_modulator: the photonic core's laser power (inf W)") != std::string::npos);
+}
+
 TEST_CASE("a precision above a converter's bits is an error at the precision's line") {
   const std::string e = error_of_spec("from: phu_dota_b.yaml\ncore:\n  input_bits: 10\n");
   CHECK(e.find("bad.yaml:3") != std::string::npos);

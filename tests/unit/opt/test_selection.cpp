@@ -222,3 +222,35 @@ TEST_CASE("parallel branches into one sink: the selector equals brute force") {
     }
   }
 }
+
+TEST_CASE("energies near the double's range: a sum that overflows names its op, weights that overflow still order") {
+  // Two ops in a row, each with a cheap-slow and a costly-fast candidate.
+  SelectionProblem p;
+  p.node_cost = {{{ps(10), 1.0}, {ps(1), 1e308}}, {{ps(10), 1.0}, {ps(1), 1e308}}};
+  SelectionProblem::Edge e;
+  e.from = 0;
+  e.to = 1;
+  e.cost.assign(4, PairCost{});
+  p.edges.push_back(e);
+  // Time: both fast candidates, whose energies sum past a double: an error naming the second
+  // op's candidate (this used to end as "no allowed assignment", an internal error).
+  try {
+    select_exact(p, Objective::time);
+    FAIL("an energy sum of 2e308 pJ was accepted");
+  } catch (const SelectionOverflow& o) {
+    CHECK(o.variable == 1);
+    CHECK(o.candidate == 1);
+    CHECK(std::string(o.what()).find("the sum of op and edge energies the selector minimises is not representable") !=
+          std::string::npos);
+  }
+  // Energy + P x time with a power that overflows every weight (e + 1e300 W x 10 ps): the same
+  // order at a smaller scale, so the cheap candidates still win.
+  p.node_cost = {{{ps(10), 1.0}, {ps(11), 5.0}}, {{ps(10), 1.0}, {ps(9), 2.0}}};
+  const Selection s = select_exact(p, Objective::energy, 1e307);
+  CHECK(s.choice == std::vector<int>{0, 1});  // the least time, as the power dominates
+  CHECK(select_exact(p, Objective::energy, 0.0).choice == std::vector<int>{0, 0});
+  // EDP of 1e300 pJ x 2e10 ps: every weight overflows; the order of the products is kept.
+  p.node_cost = {{{ps(20'000'000'000), 1e300}, {ps(10'000'000'000), 3e300}}, {{ps(1), 1.0}}};
+  p.edges[0].cost.assign(2, PairCost{});
+  CHECK(select_exact(p, Objective::edp).choice == std::vector<int>{0, 0});
+}

@@ -11,6 +11,7 @@
 #include "sim/core/config.hpp"
 #include "sim/core/params.hpp"
 #include "sim/serve/generator.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/serve/requests.hpp"
 
 using namespace lightcode;
@@ -169,4 +170,82 @@ TEST_CASE("unknown processes and distributions and bad parameters are clear erro
   s.prompt = s.output = std::make_shared<serve::FixedLengths>(8);
   s.rate_per_s = 0.0;
   CHECK_THROWS_AS(serve::generate_requests(s), Error);
+}
+
+TEST_CASE("a trace past the request limit is refused at its first extra row, before it is parsed") {
+  // Rows are counted before any is read: these are not even valid rows.
+  const auto rows = static_cast<size_t>(limits::kRequests.value);
+  std::string text = "arrival_s,prompt_tokens,output_tokens\n";
+  text.reserve(text.size() + 2 * (rows + 1));
+  for (size_t i = 0; i <= rows; ++i) text += "x\n";
+  const std::string e = error_of(text);
+  CHECK(e == "trace.csv:" + std::to_string(rows + 2) + ": more than 10000000 requests (requests); split the trace");
+}
+
+TEST_CASE("a trace with a header and no rows is an error saying it has no requests") {
+  CHECK(error_of("# only a header\narrival_s,prompt_tokens,output_tokens\n\n# nothing else\n")
+            .find("trace.csv:2: the trace has no requests") != std::string::npos);
+}
+
+TEST_CASE("a trace arrival beyond a Time's range is an error at its row and column") {
+  const std::string e = error_of("prompt_tokens,arrival_s,output_tokens\n4,0,2\n4, 1e7,2\n");
+  CHECK(e == "trace.csv:3:4: arrival_s: '1e7': a duration of 1e+07 s exceeds the representable 106 days at 1 ps");
+  // 9,000,000 s is within it.
+  CHECK(serve::parse_request_trace("arrival_s,prompt_tokens,output_tokens\n9e6,4,2\n", "t.csv")[0].arrival ==
+        Time::from_seconds(9e6));
+}
+
+TEST_CASE("trace numbers are decimal, and a huge cell is quoted as an excerpt") {
+  const std::string head = "arrival_s,prompt_tokens,output_tokens\n";
+  CHECK(error_of(head + "0x10,4,2\n").find("trace.csv:2:1: arrival_s: expected seconds >= 0, got '0x10'") !=
+        std::string::npos);
+  CHECK(error_of(head + "inf,4,2\n").find("got 'inf'") != std::string::npos);
+  CHECK(error_of(head + "0,0x10,2\n").find("trace.csv:2:3: prompt_tokens: expected an integer") != std::string::npos);
+  const std::string huge(5 << 20, '7');
+  for (const std::string& row : {huge + ",4,2", "0," + huge + ",2", "0,4,1" + huge, "0,4,2," + huge}) {
+    const std::string e = error_of(head + row + "\n");
+    CHECK_FALSE(e.empty());
+    CHECK(e.size() < 200);
+  }
+  CHECK(error_of(huge + ",prompt_tokens,output_tokens\n0,4,2\n").size() < 200);
+}
+
+TEST_CASE("gamma arrivals end for any cv above 0 up to 100 with the gaps mean and cv, and beyond 100 are a clear error") {
+  serve::GeneratorSpec s;
+  s.prompt = s.output = std::make_shared<serve::FixedLengths>(8);
+  s.rate_per_s = 50.0;
+  s.count = 20000;
+  s.seed = 3;
+  // Tiny cv: the shape 1 / cv^2 overflows a double below 7.5e-155 (this looped forever).
+  for (const double cv : {1e-155, 1e-300, 5e-324}) {
+    s.arrival = std::make_shared<serve::GammaArrivals>(cv);
+    const std::vector<Request> r = serve::generate_requests(s);
+    int64_t widest = 0;  // deterministic gaps of 1 / rate, to the rounding of the arrival sum
+    for (size_t i = 1; i < r.size(); ++i) {
+      widest = std::max(widest, std::abs((r[i].arrival - r[i - 1].arrival).count_ps() - 20'000'000'000));
+    }
+    CHECK(widest <= 1);
+  }
+  // Either side of the switch to the narrow form (cv 1e-4), the moments are those asked for.
+  for (const double cv : {2e-5, 9.9e-5, 1.01e-4, 1e-3}) {
+    s.arrival = std::make_shared<serve::GammaArrivals>(cv);
+    const Moments m = gap_moments(serve::generate_requests(s));
+    CHECK(m.mean == doctest::Approx(0.02).epsilon(1e-4));
+    CHECK(m.cv == doctest::Approx(cv).epsilon(0.03));
+  }
+  s.arrival = std::make_shared<serve::GammaArrivals>(100.0);
+  s.count = 1000;
+  for (const Request& q : serve::generate_requests(s)) CHECK(q.arrival >= Time::zero());
+  for (const double cv : {100.5, 1e200, 1.7e308, 0.0}) {
+    CHECK_THROWS_WITH_AS(serve::GammaArrivals{cv}, doctest::Contains("gamma arrivals: cv must be above 0 and at most 100"),
+                         Error);
+  }
+  // Read from a scenario, the bound is the table's, at the key.
+  ConfigUsage usage;
+  CHECK_THROWS_WITH_AS(serve::parse_generator(ConfigNode::parse("count: 4\narrival: gamma\ncv: 1e200\n"
+                                                                "prompt: {distribution: fixed, value: 8}\n"
+                                                                "output: {distribution: fixed, value: 8}\n",
+                                                                "requests.yaml"),
+                                               usage),
+                       doctest::Contains("requests.yaml:3:"), Error);
 }

@@ -145,6 +145,7 @@ TEST_CASE("serve scenario: what a serve point needs and cannot have") {
   eager.replace(eager.find("policy: continuous"), 18, "policy: eager");
   CHECK(error_of(s, eager).find("batching.policy: unknown batching policy 'eager'") !=
         std::string::npos);
+  if (!test::have_external(test::tvm_graph("gpt2_prefill_seq5_graph.json"))) return;
   const std::string tvm =
       error_of(s, "model: " + test::tvm_graph("gpt2_prefill_seq5_graph.json") + "\n" +
                       serve_text("").substr(std::string("model: gpt2\n").size()));

@@ -60,7 +60,7 @@ struct ServePoint {
   Time slo_ttft = Time::max(), slo_tpot = Time::max();
   IterationCostKind iteration_cost = IterationCostKind::composed;
   int64_t cost_grid_bits = serve::kDefaultGridBits;  // composed: the grids' significant bits
-  serve::LayerPricing iteration_layers = serve::kDefaultLayerPricing;  // every layer, or extrapolated
+  serve::LayerPricing iteration_layers = serve::kDefaultLayerPricing;  // every layer, extrapolated, or by layer count
 };
 
 struct PointSpec {

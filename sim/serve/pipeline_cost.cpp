@@ -19,8 +19,8 @@
 namespace lightcode::serve {
 
 namespace {
-constexpr std::pair<LayerPricing, std::string_view> kLayerPricings[] = {{LayerPricing::all, "all"},
-                                                                         {LayerPricing::extrapolated, "extrapolated"}};
+constexpr std::pair<LayerPricing, std::string_view> kLayerPricings[] = {
+    {LayerPricing::all, "all"}, {LayerPricing::extrapolated, "extrapolated"}, {LayerPricing::automatic, "auto"}};
 }  // namespace
 
 std::string_view layer_pricing_name(LayerPricing p) {
@@ -34,7 +34,17 @@ LayerPricing parse_layer_pricing(std::string_view name) {
   for (const auto& [value, text] : kLayerPricings) {
     if (text == name) return value;
   }
-  throw Error("unknown layer pricing '" + std::string(name) + "' (known: all, extrapolated)");
+  throw Error("unknown layer pricing '" + std::string(name) + "' (known: all, extrapolated, auto)");
+}
+
+bool builds_every_layer(LayerPricing pricing, int64_t layers) {
+  if (layers <= 2) return true;  // one and two layers would be the model itself
+  switch (pricing) {
+    case LayerPricing::all: return true;
+    case LayerPricing::extrapolated: return false;
+    case LayerPricing::automatic: return layers <= kAllLayersUpTo;
+  }
+  return true;
 }
 
 PipelineIterationCost::PipelineIterationCost(frontend::ModelConfig model,
@@ -90,7 +100,7 @@ IterationEstimate PipelineIterationCost::estimate(const frontend::Batch& batch) 
 
 IterationEstimate PipelineIterationCost::run_pipeline(const frontend::Batch& batch) const {
   const int64_t layers = model_.num_hidden_layers;
-  if (options_.layers == LayerPricing::all || layers <= 2) return run_graph(model_, batch);
+  if (builds_every_layer(options_.layers, layers)) return run_graph(model_, batch);
   frontend::ModelConfig shallow = model_;
   shallow.num_hidden_layers = 1;
   const IterationEstimate one = run_graph(shallow, batch);

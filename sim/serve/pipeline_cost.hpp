@@ -15,7 +15,8 @@
 // masks take a few bytes beyond its KV tokens. (Checking each priced graph's inputs against
 // the memory refused both: batches that fit failed with "does not fit".)
 //
-// Layers (LayerPricing). `all`: the model's every decoder layer in one graph. `extrapolated`,
+// Layers (LayerPricing; serving's `iteration_layers`, default `auto`: `all` up to 12 layers,
+// `extrapolated` above). `all`: the model's every decoder layer in one graph. `extrapolated`,
 // OUR APPROXIMATION: the batch is built with 1 and with 2 decoder layers (the same embedding,
 // final norm and logits) and cost(L) = cost(1) + (L - 1) x (cost(2) - cost(1)), time in integer
 // ps, dynamic energy in pJ (an increment below zero counts as zero: clamped()); models of one or
@@ -77,13 +78,22 @@
 namespace lightcode::serve {
 
 // How a batch's decoder layers are priced (see the header comment): every layer in one graph,
-// or one and two layers built and extrapolated to the model's count (our approximation).
-enum class LayerPricing { all, extrapolated };
-std::string_view layer_pricing_name(LayerPricing p);  // "all", "extrapolated"
+// one and two layers built and extrapolated to the model's count (our approximation), or
+// `automatic`: every layer for a model of at most kAllLayersUpTo decoder layers, extrapolated
+// above.
+enum class LayerPricing { all, extrapolated, automatic };
+std::string_view layer_pricing_name(LayerPricing p);  // "all", "extrapolated", "auto"
 LayerPricing parse_layer_pricing(std::string_view name);  // lightcode::Error naming the choices
 // The pricing a serving point uses unless its scenario says (`iteration_layers`: the one home
 // of that key's default).
-inline constexpr LayerPricing kDefaultLayerPricing = LayerPricing::extrapolated;
+inline constexpr LayerPricing kDefaultLayerPricing = LayerPricing::automatic;
+// `automatic` builds every layer up to this many: gpt2's 12 (the shipped GPT-2 serving studies
+// keep their exact figures). There all layers are cheap (a gpt2 batch of up to 32 sequences
+// takes 17-36 ms: docs/PERFORMANCE.md) and the extrapolation errs most (the table above: up to
+// 8 % in time against 1.4 % for llama-2-7b); a 32-layer Llama batch takes seconds.
+inline constexpr int64_t kAllLayersUpTo = 12;
+// Whether `pricing` builds a model of `layers` decoder layers whole.
+bool builds_every_layer(LayerPricing pricing, int64_t layers);
 
 struct PipelineCostOptions {
   int64_t context_bucket = 0;  // tokens; 0: exact contexts

@@ -5,7 +5,8 @@
 // alone is one replica of it, so that a study can sweep systems), dispatched by its policy;
 // every iteration's cost is the real pipeline's for that batch (serve::PipelineIterationCost: the point's objective, scheduler and, for a
 // profile that places with the schedule, its joint search; `iteration_layers`: every decoder
-// layer built, or extrapolated from one and two, the default), composed from a few exact batch
+// layer built, or extrapolated from one and two; by default every layer up to 12, extrapolated
+// above: serve::kAllLayersUpTo), composed from a few exact batch
 // costs unless `iteration_cost: exact`. A replica's KV capacity is its
 // input memory less the weights (serve::replica_memory); weights that do not fit are an error
 // naming the replica, the bytes needed and held. A request whose KV peak never fits the replica

@@ -230,3 +230,33 @@ TEST_CASE("serving: a prompt that fills the KV cache runs under the composed cos
     CHECK(back.requests[1].finish == Time::ps(-1));
   }
 }
+
+TEST_CASE("serving: a 36,000-token llama-2-7b prompt runs on an H100 with room for 39,482 KV tokens") {
+  // Issue 24's case: the composed cost (grids of 2 bits) failed this prompt with "does not fit"
+  // while the replica held it. The H100's HBM is cut so that exactly 39,482 KV tokens fit beside
+  // the weights; a 40,000-token prompt after it is rejected, and the point succeeds.
+  const frontend::ModelConfig llama = frontend::builtin_model("llama-2-7b");
+  const hw::System h100 = hw::System::load(system_path("h100_sxm"), hw::profile_named("default"));
+  const serve::ReplicaMemory full = serve::replica_memory(llama, h100);
+  const int64_t hbm = full.parameter_bytes + 39'482 * full.kv_bytes_per_token;
+  const test::Scratch s;
+  const std::string text = "model: llama-2-7b\nstage: serve\nobjective: time\nsystem: " + system_path("h100_sxm") +
+                           "\nbatching: {policy: continuous, max_batch: 32, token_budget: 512}\ntrace: " +
+                           s.file("trace.csv", "arrival_s,prompt_tokens,output_tokens\n0,36000,4\n1,40000,4\n") +
+                           "\ncost_grid_bits: 2\nsweep:\n  hbm.capacity: [" + std::to_string(hbm) + " B]\n";
+  const sweep::PointRun run = sweep::run_point(only_point(s, text));
+  const results::PointSummary& sum = run.result.summary;
+  INFO(sum.error);
+  REQUIRE(sum.status == results::Status::ok);
+  CHECK(sum.requests == 2);
+  CHECK(sum.rejected == 1);
+  CHECK(sum.output_tokens == 4);
+  REQUIRE(run.result.requests.size() == 2);
+  const results::RequestRow& served = run.result.requests[0];
+  CHECK(served.status == "served");
+  CHECK(served.ttft_s > 0.0);
+  CHECK(served.finish > served.first_token);
+  CHECK(run.result.requests[1].status == "rejected");
+  CHECK(run.result.requests[1].reason ==
+        "needs 40003 KV tokens (prompt 40000 + output 4 - 1), more than replica 0's capacity of 39482");
+}

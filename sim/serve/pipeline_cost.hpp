@@ -35,8 +35,8 @@
 //                                    h100_sxm    energy   0 / 0 (exact)  1e-12
 //                                    gpu_dota_b  time     1.4 / 0.41     0.65 / 0.15
 //                                    gpu_dota_b  energy   0 / 0 (exact)  1e-12
-//   llama-2-7b, up to 16 seq.        (tests/bench/bench_serve.cpp layer_pricing_llama:
-//                                    docs/PERFORMANCE.md)
+// (tests/bench/bench_serve.cpp layer_pricing_llama measures llama-2-7b batches of up to 16
+// sequences, with each side's CPU time.)
 // Where it is not exact the placement differs, not the arithmetic: two placements nearly tie
 // at one or two layers and grow at different rates per layer, so the L-layer search picks the
 // other one (gpt2 on h100_sxm, 7 decodes and a chunk: two placements 0.02 % apart in time at
@@ -47,8 +47,8 @@
 // What it saves: the graphs are 1 and 2 layers instead of L, so expansion, scheduling and the
 // joint search's evaluations shrink by about L / 3; the selection (opt::place) solves each
 // distinct subgraph once whatever the layer count, and the first layer's subgraph is solved in
-// both graphs. For batches of many sequences that selection (select_exact's EDP fronts) is most
-// of the time: docs/PERFORMANCE.md gives both sides' CPU time.
+// both graphs. For llama-2-7b batches that selection (select_exact's EDP fronts) is most of
+// the time either way (docs/PERFORMANCE.md, "Serving Llama-class models").
 //
 // Memoised by the batch's shape: the key is (new_tokens, context) per sequence in batch order
 // (order barely changes the cost, but keeping it keeps the answer exact). context_bucket > 0

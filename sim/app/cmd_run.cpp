@@ -114,6 +114,7 @@ int run(const RunOptions& o) {
     options.engine.spill_sram = o.spill_sram;
     options.engine.vcd_path = per_point(vcd, p.id, scenario.points.size());
     options.trace_path = per_point(o.trace, p.id, scenario.points.size());
+    options.every_task = !o.listing.empty();  // a generation's every step in the listing
     // The event engine runs once per process: each event point gets a worker process.
     const auto started = std::chrono::steady_clock::now();
     results::PointResult result =

@@ -64,20 +64,21 @@ engine::EngineOptions event_options(const PointOptions& options) {
 
 void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
                  const hw::System& system, results::PointResult& out, const engine::EventResult* event) {
-  const auto& tasks = graph.tasks;
-  results::PointSummary& sum = out.summary;
-  sum.makespan = schedule.makespan;
-  sum.makespan_s = schedule.makespan.seconds();
-  sum.nodes = 0;
+  ReportBuilder report(system);
+  report.add(graph, schedule, Time::zero(), true);
+  report.finish(schedule.makespan, out, event);
+}
 
+void ReportBuilder::add(const opt::TaskGraph& graph, const sched::Schedule& schedule, Time start, bool keep_rows,
+                        int32_t step) {
+  const hw::System& system = *system_;
+  const auto& tasks = graph.tasks;
   // Energy: each task's own, and each input transfer's, by unit type and category: compute or
   // memory (less conversion) and conversion, or the unit's own parts (hw::EnergyParts).
-  std::map<std::pair<std::string, std::string>, double> rows;
-  std::map<std::pair<hw::UnitType, int32_t>, results::UnitRecord> units;
   for (size_t i = 0; i < tasks.size(); ++i) {
     const opt::Task& t = tasks[i];
     const hw::UnitInfo& u = system.unit(t.unit);
-    if (t.kind != ir::OpKind::start && !t.repeat) ++sum.nodes;
+    if (t.kind != ir::OpKind::start && !t.repeat) ++nodes_;
     const double e = t.cost.energy.picojoules();
     const double conversion = t.cost.conversion_energy.picojoules();
     const bool memory = system.model(t.unit).capabilities().category == hw::EnergyCategory::memory;
@@ -86,46 +87,63 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
       for (size_t k = 0; k < hw::kEnergyParts; ++k) {
         const auto part = static_cast<hw::EnergyPart>(k);
         const double pe = t.cost.parts[part].picojoules();
-        if (pe != 0.0) rows[{u.name, std::string(hw::energy_part_name(part))}] += pe;
+        if (pe != 0.0) rows_[{u.name, std::string(hw::energy_part_name(part))}] += pe;
       }
     } else {
-      rows[{u.name, memory ? "memory" : "compute"}] += e - conversion;
-      if (conversion > 0.0) rows[{u.name, "conversion"}] += conversion;
+      rows_[{u.name, memory ? "memory" : "compute"}] += e - conversion;
+      if (conversion > 0.0) rows_[{u.name, "conversion"}] += conversion;
     }
+    // The dynamic total as sched::reported_cost sums it: the task, then its input transfers.
+    dynamic_pj_ += e;
     for (const opt::TaskInput& in : t.inputs) {
       const double te = in.transfer.energy.picojoules();
+      dynamic_pj_ += te;
       if (te == 0.0) continue;
-      rows[{system.unit(tasks[static_cast<size_t>(in.producer)].unit).name + "->" + u.name, "data_movement"}] += te;
+      rows_[{system.unit(tasks[static_cast<size_t>(in.producer)].unit).name + "->" + u.name, "data_movement"}] += te;
     }
     const sched::Slot& slot = schedule.slots[i];
-    results::UnitRecord& rec = units[{t.unit, slot.instance}];
+    results::UnitRecord& rec = units_[{t.unit, slot.instance}];
     rec.name = u.name;
     rec.index = slot.instance;
     rec.busy = rec.busy.plus(slot.end - slot.start, "a unit's busy time");
     rec.energy_pj += e;
     ++rec.tasks;
+    if (!keep_rows) continue;
 
     results::TaskRecord r;
-    r.id = static_cast<int64_t>(i);
+    r.id = tasks_ + static_cast<int64_t>(i);
     r.name = t.name;
     r.op = t.kind_name;
     r.hardware = u.name;
     r.unit = slot.instance;
     r.node = t.node;
     r.subgraph = t.subgraph;
-    r.start = slot.start;
-    r.end = slot.end;
+    r.start = start.plus(slot.start, "the report's time");
+    r.end = start.plus(slot.end, "the report's time");
     r.energy_pj = e;
-    for (const opt::TaskInput& in : t.inputs) r.inputs += (r.inputs.empty() ? "" : ",") + std::to_string(in.producer);
+    for (const opt::TaskInput& in : t.inputs)
+      r.inputs += (r.inputs.empty() ? "" : ",") + std::to_string(tasks_ + in.producer);
     r.outputs = shapes_text(t.outputs);
     for (ir::NodeId n : t.covers) r.covers += (r.covers.empty() ? "" : ",") + std::to_string(n);
-    out.tasks.push_back(std::move(r));
+    r.step = step;
+    kept_.push_back(std::move(r));
   }
+  tasks_ += static_cast<int64_t>(tasks.size());
+}
+
+void ReportBuilder::finish(Time makespan, results::PointResult& out, const engine::EventResult* event) {
+  const hw::System& system = *system_;
+  results::PointSummary& sum = out.summary;
+  sum.makespan = makespan;
+  sum.makespan_s = makespan.seconds();
+  sum.nodes = nodes_;
+  for (results::TaskRecord& r : kept_) out.tasks.push_back(std::move(r));
+  kept_.clear();
   // Static power is charged at every fidelity: the engine's figure, or the same formula on the
   // analytical makespan.
-  const std::vector<double> static_pj = event ? event->static_energy_pj : hw::static_energy_pj(system, schedule.makespan);
-  for (auto& [key, rec] : units) {
-    rec.utilisation = utilisation(rec.busy, schedule.makespan);
+  const std::vector<double> static_pj = event ? event->static_energy_pj : hw::static_energy_pj(system, makespan);
+  for (auto& [key, rec] : units_) {
+    rec.utilisation = utilisation(rec.busy, makespan);
     const auto type = static_cast<size_t>(key.first);
     rec.static_energy_pj = static_pj[type] / system.model(key.first).unit_count();
     if (event) rec.conversion = key.second == 0 ? event->conversion[type] : Time::zero();
@@ -133,17 +151,19 @@ void fill_report(const opt::TaskGraph& graph, const sched::Schedule& schedule,
   }
   for (size_t t = 0; t < static_pj.size(); ++t) {
     if (static_pj[t] == 0.0) continue;
-    rows[{system.unit(static_cast<hw::UnitType>(t)).name, "static"}] += static_pj[t];
+    rows_[{system.unit(static_cast<hw::UnitType>(t)).name, "static"}] += static_pj[t];
   }
   // The total the objectives minimise (sim/sched/reported_cost.hpp), in the same order.
-  sum.energy_pj = sched::reported_cost(graph, schedule, system, &static_pj).energy_pj;
+  double total = dynamic_pj_;
+  for (double s : static_pj) total += s;
+  sum.energy_pj = check_energy(total, "the point's total");
   if (event) {
-    for (const engine::ChannelStats& link : event->links) out.units.push_back(link_record(link, schedule.makespan));
+    for (const engine::ChannelStats& link : event->links) out.units.push_back(link_record(link, makespan));
     for (const engine::MemorySample& m : event->memory) {
       out.memory_profile.push_back(results::MemorySample{m.time, m.sram_bytes, m.hbm_bytes});
     }
   }
-  for (const auto& [key, e] : rows) {
+  for (const auto& [key, e] : rows_) {
     check_energy(e, [&key = key] { return key.first + " " + key.second; });
     out.energy.push_back(results::EnergyRow{key.first, key.second, e});
   }

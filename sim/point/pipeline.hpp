@@ -3,7 +3,9 @@
 // (point_inputs), placed, expanded and scheduled analytically (plan_point), and its report
 // filled from a timeline (fill_report), with what only the event engine knows when it ran.
 // A stage's runner (prefill, decode, generate, serve) composes these.
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hw_models/system.hpp"
@@ -26,6 +28,10 @@ struct PointRun {
 struct PointOptions {
   engine::EngineOptions engine;  // event fidelity only
   std::string trace_path;        // "" = none; Perfetto / Chrome JSON of the timeline
+  // Stage generate: keep every step's task rows (a listing asks for them; a trace keeps them
+  // anyway). Otherwise its tasks table holds the first steps' rows only and every other figure
+  // sums all steps (sim/stages/generate/generate_stage.hpp), so memory does not grow with tokens.
+  bool every_task = false;
 };
 
 // The analytical part of a prefill or decode point: its graph placed, expanded and scheduled
@@ -59,6 +65,29 @@ PointInputs point_inputs(const PointSpec& point);
 void fill_report(const opt::TaskGraph& tasks, const sched::Schedule& schedule,
                  const hw::System& system, results::PointResult& out,
                  const engine::EventResult* event = nullptr);
+
+// fill_report in parts: task graphs timed one after another (generation's steps) added in
+// turn, each at its start, its task rows kept or not, then the report finished over the whole
+// makespan. Every sum is taken in the order fill_report takes it over the graphs' tasks laid
+// end to end (ids offset by the tasks before), so the figures are the same to the bit; only
+// the rows not kept are missing. `system` must outlive the builder.
+class ReportBuilder {
+ public:
+  explicit ReportBuilder(const hw::System& system) : system_(&system) {}
+  // `schedule` is `graph`'s own timeline; `step` goes to the rows (TaskRecord::step).
+  void add(const opt::TaskGraph& graph, const sched::Schedule& schedule, Time start, bool keep_rows,
+           int32_t step = 0);
+  void finish(Time makespan, results::PointResult& out, const engine::EventResult* event = nullptr);
+
+ private:
+  const hw::System* system_;
+  int64_t tasks_ = 0;  // added so far: the next graph's id offset
+  int64_t nodes_ = 0;
+  double dynamic_pj_ = 0.0;  // tasks' and input transfers' energy, in task order
+  std::map<std::pair<std::string, std::string>, double> rows_;  // energy by (hardware, category)
+  std::map<std::pair<hw::UnitType, int32_t>, results::UnitRecord> units_;
+  std::vector<results::TaskRecord> kept_;
+};
 
 // The point's system config (its file) with its overrides applied.
 ConfigNode system_config(const std::string& file, const std::vector<std::pair<std::string, std::string>>& overrides);

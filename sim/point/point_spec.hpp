@@ -18,6 +18,7 @@
 #include "sim/serve/composed_cost.hpp"
 #include "sim/serve/dispatch.hpp"
 #include "sim/serve/generator.hpp"
+#include "sim/serve/pipeline_cost.hpp"
 
 namespace lightcode {
 
@@ -59,6 +60,7 @@ struct ServePoint {
   Time slo_ttft = Time::max(), slo_tpot = Time::max();
   IterationCostKind iteration_cost = IterationCostKind::composed;
   int64_t cost_grid_bits = serve::kDefaultGridBits;  // composed: the grids' significant bits
+  serve::LayerPricing iteration_layers = serve::kDefaultLayerPricing;  // every layer, extrapolated, or by layer count
 };
 
 struct PointSpec {

@@ -265,11 +265,11 @@ std::string format_serve_table(const std::vector<PointSummary>& points) {
   }
   if (served.empty()) return "";
   std::vector<Align> align{Align::left, Align::left, Align::left};
-  align.insert(align.end(), swept.size() + 11, Align::right);
+  align.insert(align.end(), swept.size() + 12, Align::right);
   TextTable table(align);
   std::vector<std::string> heading{"point", "system", "dispatch"};
   heading.insert(heading.end(), swept.begin(), swept.end());
-  for (const char* h : {"requests", "TTFT_p50[s]", "TTFT_p99[s]", "TPOT_p50[s]", "TPOT_p99[s]", "latency_p99[s]",
+  for (const char* h : {"requests", "rejected", "TTFT_p50[s]", "TTFT_p99[s]", "TPOT_p50[s]", "TPOT_p99[s]", "latency_p99[s]",
                         "throughput[tok/s]", "goodput[req/s]", "energy_per_token[pj]", "preemptions", "run[s]"}) {
     heading.push_back(h);
   }
@@ -288,7 +288,7 @@ std::string format_serve_table(const std::vector<PointSummary>& points) {
       table.add(row, true);
       continue;
     }
-    for (std::string cell : {std::to_string(p->requests), fixed(p->ttft_p50_s, 6), fixed(p->ttft_p99_s, 6),
+    for (std::string cell : {std::to_string(p->requests), std::to_string(p->rejected), fixed(p->ttft_p50_s, 6), fixed(p->ttft_p99_s, 6),
                              fixed(p->tpot_p50_s, 6), fixed(p->tpot_p99_s, 6), fixed(p->latency_p99_s, 6),
                              fixed(p->throughput_tokens_per_s, 1), fixed(p->goodput_requests_per_s, 3),
                              fixed(p->energy_per_token_pj, 1), std::to_string(p->preemptions), fixed(p->makespan_s, 3)}) {

@@ -25,7 +25,8 @@ namespace lightcode::results {
 std::string format_seed_table(const std::vector<PointSummary>& points);
 std::string format_point_details(const PointResult& point);
 // Stage serve's figures, one row per serve point (its dispatch policy and swept parameters,
-// requests, TTFT and TPOT p50 / p99, latency p99, throughput, goodput, energy per output
+// requests, those rejected at arrival (their KV peak never fits: PointSummary::rejected), TTFT
+// and TPOT p50 / p99, latency p99, throughput, goodput, energy per output
 // token, preemptions, the run's length); "" when no point serves.
 std::string format_serve_table(const std::vector<PointSummary>& points);
 

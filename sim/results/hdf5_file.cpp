@@ -164,6 +164,7 @@ const Fields<PointSummary>& summary_fields() {
       {"throughput_tokens_per_s", &S::throughput_tokens_per_s, 5, kServingFigures},
       {"goodput_requests_per_s", &S::goodput_requests_per_s, 5, kServingFigures},
       {"preemptions", &S::preemptions, 5, kServingFigures},
+      {"rejected", &S::rejected, 7, kServingFigures},
   };
   return fields;
 }
@@ -240,6 +241,8 @@ const Fields<RequestRow>& request_fields() {
       {"tpot_s", &R::tpot_s},
       {"latency_s", &R::latency_s},
       {"preemptions", &R::preemptions},
+      {"status", &R::status, 7},
+      {"reason", &R::reason, 7},
   };
   return fields;
 }
@@ -573,7 +576,7 @@ PointResult read_point(hid_t points, const std::string& id, int64_t version) {
   point.energy = read_rows(group.get(), "energy_breakdown", energy_fields());
   point.memory_profile = read_rows(group.get(), "memory_profile", memory_fields());
   if (H5Lexists(group.get(), "pareto", H5P_DEFAULT) > 0) point.pareto = read_rows(group.get(), "pareto", pareto_fields());
-  if (H5Lexists(group.get(), "requests", H5P_DEFAULT) > 0) point.requests = read_rows(group.get(), "requests", request_fields());
+  if (H5Lexists(group.get(), "requests", H5P_DEFAULT) > 0) point.requests = read_rows(group.get(), "requests", request_fields(), version);
   if (H5Lexists(group.get(), "serve_series", H5P_DEFAULT) > 0) {
     point.serve_series = read_rows(group.get(), "serve_series", serve_series_fields());
   }

@@ -47,8 +47,9 @@ namespace lightcode::results {
 // energy) are NaN: such a numeric column is float64 when some row does not report its part
 // (else it keeps its type), strings are empty. Files of every earlier version are read (their
 // parts follow from the stage). The provenance above (scenario_name, scenario_digest, /inputs,
-// /sources) is read where present: files written before it lack it.
-constexpr int64_t kResultsFormatVersion = 6;
+// /sources) is read where present: files written before it lack it. 7: stage serve's
+// summary `rejected` and the requests' `status` and `reason` (requests rejected at arrival).
+constexpr int64_t kResultsFormatVersion = 7;
 
 // Writes `file` to `path` through write_output_file (sim/core/output_file.hpp): built in
 // memory, then written to a temporary beside `path`, synced and renamed over it, the parent

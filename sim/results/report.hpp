@@ -71,6 +71,11 @@ struct RequestRow {
   double tpot_s = 0.0;  // (finish - first token) / (output tokens - 1); 0 for one output token
   double latency_s = 0.0;
   int64_t preemptions = 0;
+  // "served", or "rejected" at arrival (its KV peak never fits the replica it was sent to:
+  // `reason` says so); a rejected request's first_service, first_token and finish are -1 ps
+  // (never) and its ttft_s, tpot_s and latency_s NaN.
+  std::string status = "served";
+  std::string reason;
 };
 
 // stage serve: a replica's queue (dispatched, waiting for admission) and running sequences
@@ -155,6 +160,7 @@ struct PointSummary {
   double throughput_tokens_per_s = 0.0;  // output tokens per second of the run
   double goodput_requests_per_s = 0.0;   // requests meeting the scenario's latency targets
   int64_t preemptions = 0;
+  int64_t rejected = 0;  // requests rejected at arrival (RequestRow::status), in none of the figures above
 };
 
 // A non-dominated (makespan, energy) placement the joint search found (`pareto: true`).

@@ -38,7 +38,10 @@
 // decode stays a decode), E, and x - 1, y - 1. Interpolation rather than rounding up: costs are
 // close to linear along d and between steps along the others, and rounding chunks up biased
 // gpt2 batches with chunks by +4 %. Bits 0: exact, every value its own graph; then a batch of
-// one costs exactly what the underlying cost gives, to the picosecond.
+// one costs exactly what the underlying cost gives, to the picosecond. A grid point may lie past
+// what a replica's memory holds (a chunk at a context of 35,000 tokens priced between 32,768 and
+// 49,152 on a replica with room for 39,482): the underlying cost prices it all the same
+// (pipeline_cost.hpp), since only the batch that runs must fit.
 //
 // Measured against the exact PipelineIterationCost on random batches (decodes of 1..32
 // sequences at contexts 1..2048; decodes and one prefill chunk; decodes and two chunks), the

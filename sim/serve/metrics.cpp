@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "sim/core/error.hpp"
@@ -10,7 +11,10 @@ namespace lightcode::serve {
 namespace {
 
 Percentiles percentiles(const std::vector<double>& values) {
-  if (values.empty()) return {};
+  if (values.empty()) {  // nothing served: no figure applies
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    return {nan, nan, nan};
+  }
   return {nearest_rank(values, 50.0), nearest_rank(values, 90.0), nearest_rank(values, 99.0)};
 }
 
@@ -41,6 +45,7 @@ ServeSummary summarise(const ServeResult& result, const ServeSpec& spec, const S
   std::vector<double> ttft, tpot, latency;
   int64_t tokens = 0, good = 0;
   for (const RequestRecord& r : result.requests) {
+    if (r.rejected()) continue;  // no token, no latency: counted in ServeResult::rejected
     ttft.push_back(r.ttft().seconds());
     tpot.push_back(r.tpot_s());
     latency.push_back(r.latency().seconds());

@@ -3,7 +3,9 @@
 // Percentiles are nearest-rank: the p-th of n sorted values is the ceil(p/100 x n)-th one
 // (1-based), always a measured value, never interpolated.
 // Throughput and goodput are per second of the run (time 0 to the last finish). Energy is the
-// sum of the iteration energies plus each replica's static power x the run time.
+// sum of the iteration energies plus each replica's static power x the run time. Rejected
+// requests (simulator.hpp) are left out of every figure here: they have no latency and no
+// token; ServeResult::rejected counts them. Percentiles of a run that served nothing are NaN.
 #include <cstdint>
 #include <vector>
 

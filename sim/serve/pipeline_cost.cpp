@@ -5,7 +5,7 @@
 
 #include "frontend/models/batch.hpp"
 #include "frontend/models/model_builder.hpp"
-#include "hw_models/resident_inputs.hpp"
+#include "sim/core/checked.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/limits.hpp"
 #include "sim/joint/split_search.hpp"
@@ -17,6 +17,35 @@
 #include "sim/sched/reported_cost.hpp"
 
 namespace lightcode::serve {
+
+namespace {
+constexpr std::pair<LayerPricing, std::string_view> kLayerPricings[] = {
+    {LayerPricing::all, "all"}, {LayerPricing::extrapolated, "extrapolated"}, {LayerPricing::automatic, "auto"}};
+}  // namespace
+
+std::string_view layer_pricing_name(LayerPricing p) {
+  for (const auto& [value, name] : kLayerPricings) {
+    if (value == p) return name;
+  }
+  return "?";
+}
+
+LayerPricing parse_layer_pricing(std::string_view name) {
+  for (const auto& [value, text] : kLayerPricings) {
+    if (text == name) return value;
+  }
+  throw Error("unknown layer pricing '" + std::string(name) + "' (known: all, extrapolated, auto)");
+}
+
+bool builds_every_layer(LayerPricing pricing, int64_t layers) {
+  if (layers <= 2) return true;  // one and two layers would be the model itself
+  switch (pricing) {
+    case LayerPricing::all: return true;
+    case LayerPricing::extrapolated: return false;
+    case LayerPricing::automatic: return layers <= kAllLayersUpTo;
+  }
+  return true;
+}
 
 PipelineIterationCost::PipelineIterationCost(frontend::ModelConfig model,
                                              std::shared_ptr<const hw::System> system,
@@ -70,11 +99,33 @@ IterationEstimate PipelineIterationCost::estimate(const frontend::Batch& batch) 
 }
 
 IterationEstimate PipelineIterationCost::run_pipeline(const frontend::Batch& batch) const {
+  const int64_t layers = model_.num_hidden_layers;
+  if (builds_every_layer(options_.layers, layers)) return run_graph(model_, batch);
+  frontend::ModelConfig shallow = model_;
+  shallow.num_hidden_layers = 1;
+  const IterationEstimate one = run_graph(shallow, batch);
+  shallow.num_hidden_layers = 2;
+  const IterationEstimate two = run_graph(shallow, batch);
+  // cost(L) = cost(1) + (L - 1) x (cost(2) - cost(1)); a layer never costs less than nothing.
+  const Time rise = two.time - one.time;
+  const double rise_pj = two.energy.picojoules() - one.energy.picojoules();
+  if (rise < Time::zero() || rise_pj < 0.0) ++clamped_;
+  const Time per_layer = std::max(rise, Time::zero());
+  const double per_layer_pj = std::max(rise_pj, 0.0);
+  const Time more = Time::ps(checked_mul(per_layer.count_ps(), layers - 1, [&] {
+    return "the time of batch " + frontend::describe_batch(batch) + " over " + std::to_string(layers) + " layers";
+  }));
+  return IterationEstimate{one.time.plus(more, "an iteration's time"),
+                           Energy::pj(one.energy.picojoules() + static_cast<double>(layers - 1) * per_layer_pj)};
+}
+
+IterationEstimate PipelineIterationCost::run_graph(const frontend::ModelConfig& model,
+                                                   const frontend::Batch& batch) const {
   const hw::System& system = *system_;
-  ir::Graph graph = frontend::build_iteration(model_, batch, frontend::Logits::last);
+  ir::Graph graph = frontend::build_iteration(model, batch, frontend::Logits::last);
+  ++graphs_;
   const ir::InputTypeRule rule = system.profile().input_rule();
   if (graph.input_rule() != rule) graph.apply_input_rule(rule);
-  hw::check_resident_inputs(graph, system, model_.name);
   if (options_.joint_search) {
     // What a point of the same graph runs (sweep::run_point): the joint search, splitting a
     // dominant product across units when that pays.

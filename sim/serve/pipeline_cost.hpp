@@ -8,6 +8,48 @@
 // power itself over the whole run, busy or idle (ReplicaSpec::static_power_w), so charging it
 // per iteration too would count it twice.
 //
+// Pricing is not holding: a batch is priced whatever memory its inputs would take. Whether a
+// batch fits is the serving run's business, which knows the replica's KV capacity
+// (replica_memory.hpp) and never exceeds it; the composed cost (composed_cost.hpp) asks costs
+// at grid points beyond the capacity to interpolate between, and a full batch's token ids and
+// masks take a few bytes beyond its KV tokens. (Checking each priced graph's inputs against
+// the memory refused both: batches that fit failed with "does not fit".)
+//
+// Layers (LayerPricing; serving's `iteration_layers`, default `auto`: `all` up to 12 layers,
+// `extrapolated` above). `all`: the model's every decoder layer in one graph. `extrapolated`,
+// OUR APPROXIMATION: the batch is built with 1 and with 2 decoder layers (the same embedding,
+// final norm and logits) and cost(L) = cost(1) + (L - 1) x (cost(2) - cost(1)), time in integer
+// ps, dynamic energy in pJ (an increment below zero counts as zero: clamped()); models of one or
+// two layers are built whole. The first layer differs from the others (its subgraph holds the
+// masks and tables every layer reads), the second is a later layer. A layer of an L-layer graph
+// ends where the next begins (every op of a layer reads the previous layer's output), so where
+// each layer is placed alike the increment is exact. Measured against `all` (placement by the
+// joint search, 64 evaluations; max / mean relative error of time, then of dynamic energy, %;
+// tests/unit/serve/test_layer_pricing.cpp: batches of decodes, of whole prompts, and of decodes
+// with prefill chunks):
+//   gpt2 (12 layers), up to 8 seq.   h100_sxm    time     4.9 / 0.51     23 / 3.0
+//                                    h100_sxm    energy   0 / 0 (exact)  1e-12
+//                                    gpu_dota_b  time     8.2 / 2.2      48 / 12
+//                                    gpu_dota_b  energy   33 / 1.4       4.2 / 0.18
+//   llama-2-7b (32), up to 4 seq.    h100_sxm    time     1.2 / 0.28     0.41 / 0.10
+//                                    h100_sxm    energy   0 / 0 (exact)  1e-12
+//                                    gpu_dota_b  time     1.4 / 0.41     0.65 / 0.15
+//                                    gpu_dota_b  energy   0 / 0 (exact)  1e-12
+// (tests/bench/bench_serve.cpp layer_pricing_llama measures llama-2-7b batches of up to 16
+// sequences, with each side's CPU time.)
+// Where it is not exact the placement differs, not the arithmetic: two placements nearly tie
+// at one or two layers and grow at different rates per layer, so the L-layer search picks the
+// other one (gpt2 on h100_sxm, 7 decodes and a chunk: two placements 0.02 % apart in time at
+// 8 layers, 18 % apart in energy; at 12 layers the other one wins). The objective's own figure
+// moves little; the other one (energy under the time objective) can move a lot. A single
+// request (one sequence) of gpt2 on h100_sxm is exact, as `stage: generate` gives it
+// (tests/unit/sweep/test_serve_run.cpp).
+// What it saves: the graphs are 1 and 2 layers instead of L, so expansion, scheduling and the
+// joint search's evaluations shrink by about L / 3; the selection (opt::place) solves each
+// distinct subgraph once whatever the layer count, and the first layer's subgraph is solved in
+// both graphs. For llama-2-7b batches that selection (select_exact's EDP fronts) is most of
+// the time either way (docs/PERFORMANCE.md, "Serving Llama-class models").
+//
 // Memoised by the batch's shape: the key is (new_tokens, context) per sequence in batch order
 // (order barely changes the cost, but keeping it keeps the answer exact). context_bucket > 0
 // rounds every context UP to a multiple of the bucket before building, so one graph serves a
@@ -21,6 +63,7 @@
 // thread its own instance. The system is shared, so it lives as long as the cost does.
 #include <cstdint>
 #include <map>
+#include <string_view>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -34,8 +77,27 @@
 
 namespace lightcode::serve {
 
+// How a batch's decoder layers are priced (see the header comment): every layer in one graph,
+// one and two layers built and extrapolated to the model's count (our approximation), or
+// `automatic`: every layer for a model of at most kAllLayersUpTo decoder layers, extrapolated
+// above.
+enum class LayerPricing { all, extrapolated, automatic };
+std::string_view layer_pricing_name(LayerPricing p);  // "all", "extrapolated", "auto"
+LayerPricing parse_layer_pricing(std::string_view name);  // lightcode::Error naming the choices
+// The pricing a serving point uses unless its scenario says (`iteration_layers`: the one home
+// of that key's default).
+inline constexpr LayerPricing kDefaultLayerPricing = LayerPricing::automatic;
+// `automatic` builds every layer up to this many: gpt2's 12 (the shipped GPT-2 serving studies
+// keep their exact figures). There all layers are cheap (a gpt2 batch of up to 32 sequences
+// takes 17-36 ms: docs/PERFORMANCE.md) and the extrapolation errs most (the table above: up to
+// 8 % in time against 1.4 % for llama-2-7b); a 32-layer Llama batch takes seconds.
+inline constexpr int64_t kAllLayersUpTo = 12;
+// Whether `pricing` builds a model of `layers` decoder layers whole.
+bool builds_every_layer(LayerPricing pricing, int64_t layers);
+
 struct PipelineCostOptions {
   int64_t context_bucket = 0;  // tokens; 0: exact contexts
+  LayerPricing layers = LayerPricing::all;
   bool joint_search = false;   // joint::place_jointly instead of the sum selection (slower)
   int joint_evaluations = joint::kDefaultEvaluations;  // the joint search's budget
 };
@@ -49,18 +111,22 @@ class PipelineIterationCost : public IterationCost {
                         PipelineCostOptions options = {});
 
   // lightcode::Error for an invalid batch (frontend::validate_batch) or whatever the pipeline
-  // throws for it (an op no unit supports, inputs the memory cannot hold, ...).
+  // throws for it (an op no unit supports, a graph over the node limit, ...).
   IterationEstimate estimate(const frontend::Batch& batch) const override;
 
   // The batch whose graph is built for `batch`: contexts rounded up to the bucket.
   frontend::Batch bucketed(const frontend::Batch& batch) const;
 
   int64_t hits() const { return hits_; }
-  int64_t misses() const { return misses_; }  // graphs built, placed and scheduled
+  int64_t misses() const { return misses_; }  // batches priced
+  int64_t graphs() const { return graphs_; }  // graphs built, placed and scheduled
+  // Extrapolated batches whose second layer took less time or energy than none (clamped at zero).
+  int64_t clamped() const { return clamped_; }
 
  private:
   using Key = std::vector<std::pair<int64_t, int64_t>>;
   IterationEstimate run_pipeline(const frontend::Batch& batch) const;
+  IterationEstimate run_graph(const frontend::ModelConfig& model, const frontend::Batch& batch) const;
 
   frontend::ModelConfig model_;
   std::shared_ptr<const hw::System> system_;
@@ -68,7 +134,7 @@ class PipelineIterationCost : public IterationCost {
   const sched::SchedulingPolicy* policy_;
   PipelineCostOptions options_;
   mutable std::map<Key, IterationEstimate> cache_;
-  mutable int64_t hits_ = 0, misses_ = 0;
+  mutable int64_t hits_ = 0, misses_ = 0, graphs_ = 0, clamped_ = 0;
 };
 
 }  // namespace lightcode::serve

@@ -97,8 +97,9 @@ class Simulation {
         }
       }
     }
-    for (const RequestRecord& r : result_.requests)
-      result_.run_time = std::max(result_.run_time, r.finish);
+    for (const RequestRecord& r : result_.requests) {
+      if (!r.rejected()) result_.run_time = std::max(result_.run_time, r.finish);
+    }
     return std::move(result_);
   }
 
@@ -107,16 +108,19 @@ class Simulation {
     const Request& q = requests_[index];
     const size_t to = dispatch_->choose(q, dispatch_state_);
     Replica& r = replicas_.at(to);
-    const int64_t peak = q.prompt_tokens + q.output_tokens - 1;
-    if (peak > r.spec->kv_capacity_tokens)
-      throw Error("request " + std::to_string(q.id) + " needs " + std::to_string(peak) +
-                  " KV tokens (prompt " + std::to_string(q.prompt_tokens) + " + output " +
-                  std::to_string(q.output_tokens) + " - 1), more than replica " +
-                  std::to_string(to) + "'s capacity of " +
-                  std::to_string(r.spec->kv_capacity_tokens));
-    dispatch_state_.outstanding_tokens[to] += q.prompt_tokens + q.output_tokens;
     ++dispatch_state_.dispatched;
     result_.requests[index].replica = to;
+    const int64_t peak = q.prompt_tokens + q.output_tokens - 1;
+    if (peak > r.spec->kv_capacity_tokens) {  // it can never run there: rejected now
+      result_.requests[index].rejection =
+          "needs " + std::to_string(peak) + " KV tokens (prompt " + std::to_string(q.prompt_tokens) +
+          " + output " + std::to_string(q.output_tokens) + " - 1), more than replica " + std::to_string(to) +
+          "'s capacity of " + std::to_string(r.spec->kv_capacity_tokens);
+      ++result_.rejected;
+      ++finished_;
+      return;
+    }
+    dispatch_state_.outstanding_tokens[to] += q.prompt_tokens + q.output_tokens;
     Sequence s;
     s.request = index;
     s.arrival = q.arrival;

@@ -9,14 +9,18 @@
 // and every replica's (queue, running) is sampled where it changed. Same inputs, same outputs:
 // no randomness, no unordered containers.
 //
+// A request whose KV peak (prompt + output - 1 tokens) exceeds the capacity of the replica it
+// is dispatched to can never run there: it is rejected at its arrival (RequestRecord::rejection
+// says why; it holds no KV, produces no token and leaves no time behind), and the run goes on.
+//
 // Errors (lightcode::Error): no replica, a replica without a cost, a batching policy or with
-// capacity < 1, no dispatcher or one naming a replica that does not exist, a request with no prompt or output tokens, or one whose KV
-// peak (prompt + output - 1 tokens) exceeds the capacity of the replica it is sent to (naming
-// the request). A replica ever holding more KV than its capacity is an internal error
-// (std::logic_error): the policies guarantee it never happens.
+// capacity < 1, no dispatcher or one naming a replica that does not exist, a request with no
+// prompt or output tokens. A replica ever holding more KV than its capacity is an internal
+// error (std::logic_error): the policies guarantee it never happens.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "sim/core/quantity.hpp"
@@ -54,6 +58,12 @@ struct RequestRecord {
   Time first_token;    // end of the iteration that produced its first output token
   Time finish;         // end of the iteration that produced its last one
   int64_t preemptions = 0;
+  // Why it was rejected at arrival ("" when served): its KV peak against the capacity of the
+  // replica it was sent to. A rejected request's first_service, first_token and finish stay
+  // unset (Time::max()).
+  std::string rejection;
+
+  bool rejected() const { return !rejection.empty(); }
 
   Time wait() const { return first_service - arrival; }
   Time ttft() const { return first_token - arrival; }
@@ -98,7 +108,8 @@ struct ServeResult {
   std::vector<IterationRecord> iterations;  // in start order; empty unless keep_iterations
   int64_t iteration_count = 0;              // kept or not
   std::vector<ReplicaRecord> replicas;
-  Time run_time;  // from time 0 to the last finish
+  Time run_time;  // from time 0 to the last finish of a served request
+  int64_t rejected = 0;  // requests rejected at arrival
 };
 
 ServeResult simulate_serving(const std::vector<Request>& requests, const ServeSpec& spec);

@@ -1,4 +1,4 @@
-// Serving budget (issue 16): 100,000 requests under continuous batching on two replicas
+// Serving budgets. Issue 16: 100,000 requests under continuous batching on two replicas
 // simulated in under 60 s on the 2-core machine, peak memory under 1 GiB. Each replica's
 // iteration cost is a ComposedIterationCost (grids 2/3/3) over a PipelineIterationCost:
 // gpt2 on configs/systems/gpu.yaml and on gpu_phu.yaml, sum selection for time, list policy.
@@ -12,10 +12,25 @@
 // Also the composed cost's error against the exact pipeline for llama-2-7b on an H100 (too
 // slow for the unit suite): tests/support/serving.hpp, 10 batches of each kind, without
 // grids and with the grids above.
+//
+// Issue 24, whole processes (`lightcode run` on a scenario written here, its wall time, CPU
+// time and peak resident set measured by wait4): Llama-2-7B on one H100 SXM, 1000 requests
+// (budget < 10 s, < 1 GiB) and 100,000 (< 3 min, < 2 GiB); Llama-3-8B on the H100 beside a
+// DOTA-B core, 1000 requests (< 20 s); stage generate of 1024 and 8192 tokens for Llama-2-7B
+// (< 30 s at 8192, peaks within 20 %); one 36,000-token prompt on an H100 whose memory leaves
+// room for 39,482 KV tokens (the composed cost refused it). In process: the layer
+// extrapolation's error and CPU time against every layer built, llama-2-7b batches of up to 16
+// sequences.
 // Figures in docs/PERFORMANCE.md.
 #include <benchmark/benchmark.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -131,8 +146,147 @@ void composed_error_llama(benchmark::State& state) {
   }
 }
 
+// A whole `lightcode run` of `scenario` (YAML text, written to a temporary file): wall time,
+// CPU time (user + system) and peak resident set of that process.
+struct ProcessRun {
+  double wall_s = 0.0, cpu_s = 0.0, peak_rss_mib = 0.0;
+  bool ok = false;
+};
+
+ProcessRun run_process(const std::string& scenario) {
+  const std::string stem = "/tmp/lightcode_bench_serve_" + std::to_string(::getpid());
+  std::ofstream(stem + ".yaml") << scenario;
+  const auto t0 = std::chrono::steady_clock::now();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, STDOUT_FILENO);
+    const std::string yaml = stem + ".yaml", out = stem + ".h5";
+    ::execl(LIGHTCODE_BENCH_BINARY, LIGHTCODE_BENCH_BINARY, "run", yaml.c_str(), "--out", out.c_str(),
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  ProcessRun r;
+  if (::wait4(pid, &status, 0, &usage) != pid) return r;
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  r.cpu_s = seconds(usage.ru_utime) + seconds(usage.ru_stime);
+  r.peak_rss_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;  // KiB
+  r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  std::remove((stem + ".yaml").c_str());
+  std::remove((stem + ".h5").c_str());
+  return r;
+}
+
+void report(benchmark::State& state, const ProcessRun& r) {
+  if (!r.ok) state.SkipWithError("lightcode run failed");
+  state.counters["wall_s"] = r.wall_s;
+  state.counters["cpu_s"] = r.cpu_s;
+  state.counters["peak_rss_mib"] = r.peak_rss_mib;
+}
+
+std::string system_path(const char* name) {
+  return std::string(LIGHTCODE_BENCH_CONFIGS) + "/systems/" + name;
+}
+
+// The serving workload of issue 24: continuous batching (32, 512), Poisson requests, prompts
+// lognormal around 200 tokens, outputs around 128, seed 1; the stage's defaults otherwise.
+std::string serving_scenario(const char* model, const char* system, const char* objective, int64_t requests,
+                             const char* rate) {
+  return std::string("name: bench\nmodel: ") + model + "\nstage: serve\nobjective: " + objective +
+         "\nsystem: " + system_path(system) +
+         "\nbatching: {policy: continuous, max_batch: 32, token_budget: 512}\nrequests:\n  count: " +
+         std::to_string(requests) +
+         "\n  seed: 1\n  prompt: {distribution: lognormal, median: 200, sigma: 1.0, min: 8, max: 2048}\n"
+         "  output: {distribution: lognormal, median: 128, sigma: 0.8, min: 1, max: 512}\narrival_rate: " +
+         rate + "\n";
+}
+
+void serve_llama2_h100(benchmark::State& state) {
+  ProcessRun r;
+  for (auto _ : state) r = run_process(serving_scenario("llama-2-7b", "h100_sxm.yaml", "time", state.range(0), "2 req/s"));
+  report(state, r);
+}
+
+void serve_llama3_dota_b(benchmark::State& state) {
+  ProcessRun r;
+  for (auto _ : state) r = run_process(serving_scenario("llama-3-8b", "gpu_dota_b.yaml", "energy", state.range(0), "2 req/s"));
+  report(state, r);
+}
+
+void generate_llama2(benchmark::State& state) {
+  ProcessRun r;
+  for (auto _ : state) {
+    r = run_process("name: bench\nmodel: llama-2-7b\nstage: generate\nsequence_length: 128\nnew_tokens: " +
+                    std::to_string(state.range(0)) + "\nobjective: time\nfidelity: analytical\nsystem: " +
+                    system_path("h100_sxm.yaml") + "\n");
+  }
+  report(state, r);
+}
+
+// One 36,000-token prompt (4 output tokens) on an H100 SXM whose HBM is cut to leave room for
+// 39,482 KV tokens beside llama-2-7b's weights (13,476,832,450 B + 39,482 x 524,288 B), as in
+// issue 24, composed costs on grids of 2 bits; and a 40,000-token prompt, rejected.
+void long_prompt_llama2(benchmark::State& state) {
+  const std::string stem = "/tmp/lightcode_bench_long_" + std::to_string(::getpid());
+  std::ofstream(stem + ".csv") << "arrival_s,prompt_tokens,output_tokens\n0,36000,4\n1,40000,4\n";
+  ProcessRun r;
+  for (auto _ : state) {
+    r = run_process("name: bench\nmodel: llama-2-7b\nstage: serve\nobjective: time\nsystem: " +
+                    system_path("h100_sxm.yaml") + "\nbatching: {policy: continuous, max_batch: 32, token_budget: 512}\n" +
+                    "trace: " + stem + ".csv\ncost_grid_bits: 2\nsweep:\n  hbm.capacity: [34176771266 B]\n");
+  }
+  std::remove((stem + ".csv").c_str());
+  report(state, r);
+}
+
+// The layer extrapolation against every layer built: llama-2-7b, 2 batches of each kind of
+// tests/support/serving.hpp's layer_test_batches (up to 16 sequences), joint search as a serving
+// point runs it; the relative errors (%) and each side's CPU time.
+void layer_pricing_llama(benchmark::State& state, const char* system_name, opt::Objective objective) {
+  const auto system = system_file(system_name);
+  PipelineCostOptions all;
+  all.joint_search = true;
+  PipelineCostOptions extrapolated = all;
+  extrapolated.layers = LayerPricing::extrapolated;
+  const frontend::ModelConfig config = frontend::builtin_model("llama-2-7b");
+  const sched::SchedulingPolicy& policy = sched::default_policies().at("list");
+  const std::vector<frontend::Batch> batches = test::layer_test_batches(2, 16, 23);
+  const auto cpu = [] { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; };
+  for (auto _ : state) {
+    const PipelineIterationCost every(config, system, objective, policy, all);
+    const PipelineIterationCost two(config, system, objective, policy, extrapolated);
+    const double t0 = cpu();
+    for (const frontend::Batch& b : batches) (void)every.estimate(b);
+    const double t1 = cpu();
+    for (const frontend::Batch& b : batches) (void)two.estimate(b);
+    const double t2 = cpu();
+    const test::CostError e = test::cost_error(two, every, batches);
+    state.counters["time_max_pct"] = 100.0 * e.max_time;
+    state.counters["time_mean_pct"] = 100.0 * e.mean_time;
+    state.counters["energy_max_pct"] = 100.0 * e.max_energy;
+    state.counters["energy_mean_pct"] = 100.0 * e.mean_energy;
+    state.counters["cpu_all_s"] = t1 - t0;
+    state.counters["cpu_extrapolated_s"] = t2 - t1;
+  }
+}
+
 }  // namespace
 
+BENCHMARK(serve_llama2_h100)->Arg(1000)->Arg(100'000)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK(serve_llama3_dota_b)->Arg(1000)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK(generate_llama2)->Arg(1024)->Arg(8192)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK(long_prompt_llama2)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK_CAPTURE(layer_pricing_llama, h100_time, "h100_sxm.yaml", opt::Objective::time)
+    ->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(layer_pricing_llama, h100_energy, "h100_sxm.yaml", opt::Objective::energy)
+    ->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(layer_pricing_llama, dota_b_time, "gpu_dota_b.yaml", opt::Objective::time)
+    ->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(layer_pricing_llama, dota_b_energy, "gpu_dota_b.yaml", opt::Objective::energy)
+    ->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(serve_100k)->Iterations(1)->Unit(benchmark::kSecond);
 // Arg 0: exact (no grids); 1: grids 2/3/3.
 BENCHMARK(composed_error_llama)->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kSecond);

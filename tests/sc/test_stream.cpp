@@ -167,9 +167,12 @@ TEST_CASE(
   p.fidelity = Fidelity::event;
   sweep::PointOptions o;
   o.engine.contention = false;
+  o.every_task = true;
   const sweep::PointRun event = sweep::run_point(p, o);  // all four steps on one engine
   p.fidelity = Fidelity::analytical;
-  const sweep::PointRun analytical = sweep::run_point(p);
+  sweep::PointOptions every;
+  every.every_task = true;
+  const sweep::PointRun analytical = sweep::run_point(p, every);
   const results::PointSummary &e = event.result.summary, &a = analytical.result.summary;
   CHECK(e.fidelity == "event");
   CHECK(a.fidelity == "analytical");
@@ -231,4 +234,36 @@ TEST_CASE(
   std::remove(o.trace_path.c_str());
   CHECK(trace.find("\"step\": 0") != std::string::npos);
   CHECK(trace.find("\"step\": 3") != std::string::npos);
+}
+
+TEST_CASE(
+    "generate at event fidelity without a listing or trace: the first two steps' rows and samples, one peak sample "
+    "per later step, units over every step") {
+  sweep::PointSpec p = test::generate_point("gpt2", 24, 5, "cpu_phu.yaml");
+  p.fidelity = Fidelity::event;
+  const sweep::PointRun run = sweep::run_point(p);  // contention on, nothing asks for every task
+  const results::PointResult& r = run.result;
+  CHECK(r.summary.fidelity == "event");
+  REQUIRE(!r.tasks.empty());
+  CHECK(r.tasks.back().step == 1);
+  Time second_end;
+  for (const results::TaskRecord& t : r.tasks) second_end = std::max(second_end, t.end);
+  // Every sample of steps 0 and 1, then one per decode step 2..4 at its start (the step's peak).
+  REQUIRE(r.memory_profile.size() > 3);
+  const size_t early = r.memory_profile.size() - 3;
+  CHECK(r.memory_profile[early - 1].time <= second_end);
+  CHECK(r.memory_profile[early].time == second_end);  // decode step 2 starts where step 1 ended
+  for (size_t i = early; i < r.memory_profile.size(); ++i) {
+    CHECK(r.memory_profile[i].hbm_bytes > 0);
+    if (i > early) CHECK(r.memory_profile[i].time > r.memory_profile[i - 1].time);
+  }
+  CHECK(r.memory_profile.back().time < r.summary.makespan);
+  // The sums cover every step (the analytical test in tests/unit/sweep/test_generation.cpp checks
+  // them to the bit against a run that keeps every row; the engine allows one session here).
+  CHECK(r.summary.nodes > static_cast<int64_t>(r.tasks.size()));
+  int64_t unit_tasks = 0;
+  for (const results::UnitRecord& u : r.units) {
+    if (u.kind == "unit") unit_tasks += u.tasks;
+  }
+  CHECK(unit_tasks > static_cast<int64_t>(r.tasks.size()));  // the units count every step's tasks
 }

@@ -1,5 +1,6 @@
 #pragma once
-// Serving helpers for tests/unit/serve/test_composed_cost.cpp and tests/bench/bench_serve.cpp:
+// Serving helpers for tests/unit/serve/test_composed_cost.cpp, test_layer_pricing.cpp and
+// tests/bench/bench_serve.cpp:
 // random batches of the shapes continuous batching forms (max_batch 32, token budget 512), the
 // relative error of an iteration cost against an exact one on them, and the output tokens a
 // run's iteration records produced per request. Deterministic: the same seed gives the same
@@ -41,6 +42,34 @@ inline std::vector<frontend::Batch> random_batches(BatchKind kind, int count, ui
       b.sequences.push_back({n, whole_prompt ? 0 : uniform(1, 1536)});
     }
     out.push_back(std::move(b));
+  }
+  return out;
+}
+
+// Batches for comparing layer pricings (tests/unit/serve/test_layer_pricing.cpp, bench_serve):
+// `per_kind` of each: decodes, whole prompts (1..4 prompts of 8..512 tokens, context 0), and
+// decodes with one prefill chunk and with two (random_batches' kinds); at most `most` sequences
+// in a batch (the last ones dropped).
+inline std::vector<frontend::Batch> layer_test_batches(size_t per_kind, size_t most, uint64_t seed) {
+  std::vector<frontend::Batch> out;
+  const auto capped = [&](frontend::Batch b) {
+    if (b.sequences.size() > most) b.sequences.resize(most);
+    out.push_back(std::move(b));
+  };
+  for (frontend::Batch& b : random_batches(BatchKind::decodes, static_cast<int>(per_kind), seed)) capped(std::move(b));
+  serve::Rng rng(seed);
+  for (size_t k = 0; k < per_kind; ++k) {
+    frontend::Batch b;
+    const auto prompts = 1 + static_cast<int64_t>(rng.uniform() * 4.0);
+    for (int64_t i = 0; i < prompts; ++i) b.sequences.push_back({8 + static_cast<int64_t>(rng.uniform() * 505.0), 0});
+    capped(std::move(b));
+  }
+  for (BatchKind kind : {BatchKind::one_chunk, BatchKind::two_chunks}) {
+    for (frontend::Batch& b : random_batches(kind, static_cast<int>(per_kind), seed)) {
+      // Keep the chunks (at the end) when capping: drop decodes from the front.
+      if (b.sequences.size() > most) b.sequences.erase(b.sequences.begin(), b.sequences.end() - static_cast<long>(most));
+      out.push_back(std::move(b));
+    }
   }
   return out;
 }

@@ -18,8 +18,13 @@ namespace {
 
 constexpr std::string_view kGenerationTime = "the generation's time";
 
-// Appends a step's tasks and timeline to the whole generation's: task ids (inputs) and fused
-// kernel indices offset by those before, times by the step's start.
+// The rows a generation keeps unless every task is asked for: the prefill's and the first decode
+// step's (a Gantt chart of one of each; the memory profile's samples likewise).
+constexpr int64_t kKeptSteps = 2;
+
+// Appends a step's tasks and timeline to the kept ones (PointRun::tasks and schedule, as the
+// rows): task ids (inputs) and fused kernel indices offset by those before, times by the
+// step's start.
 void append_step(PointRun& all, opt::TaskGraph&& step, const sched::Schedule& timeline,
                  Time start) {
   if (all.tasks.tasks.size() + step.tasks.size() >
@@ -45,10 +50,11 @@ void append_step(PointRun& all, opt::TaskGraph&& step, const sched::Schedule& ti
 }
 
 // Adds what the engine measured in one step to the whole generation's figures: link
-// statistics and conversion time summed, memory samples and transfers at the step's start,
-// transfers' task ids offset by `first`. Static energy is set once, over the whole run.
+// statistics and conversion time summed, transfers' task ids offset by `first`, memory samples
+// and transfers at the step's start: every sample of a step whose rows are kept, else one
+// holding the step's peak occupancy. Static energy is set once, over the whole run.
 void append_measured(engine::EventResult& all, const engine::EventResult& step, opt::TaskId first,
-                     Time start) {
+                     Time start, bool every_sample) {
   if (all.conversion.empty()) {
     all.conversion.assign(step.conversion.size(), Time::zero());
     for (const engine::ChannelStats& c : step.links)
@@ -67,9 +73,18 @@ void append_measured(engine::EventResult& all, const engine::EventResult& step, 
     sum.bytes += s.bytes;
     sum.energy_pj += s.energy_pj;
   }
-  for (const engine::MemorySample& m : step.memory) {
-    all.memory.push_back(
-        engine::MemorySample{start.plus(m.time, kGenerationTime), m.sram_bytes, m.hbm_bytes});
+  if (every_sample) {
+    for (const engine::MemorySample& m : step.memory) {
+      all.memory.push_back(
+          engine::MemorySample{start.plus(m.time, kGenerationTime), m.sram_bytes, m.hbm_bytes});
+    }
+  } else if (!step.memory.empty()) {
+    engine::MemorySample peak{start, 0, 0};
+    for (const engine::MemorySample& m : step.memory) {
+      peak.sram_bytes = std::max(peak.sram_bytes, m.sram_bytes);
+      peak.hbm_bytes = std::max(peak.hbm_bytes, m.hbm_bytes);
+    }
+    all.memory.push_back(peak);
   }
   for (engine::TransferRecord r : step.transfers) {
     r.producer += first;
@@ -117,34 +132,37 @@ PointRun run_generation(const PointSpec& point, const PointOptions& options) {
   }
   if (point.new_tokens < 1) throw Error("stage generate needs `new_tokens` of at least 1");
   const bool event = point.fidelity == Fidelity::event;
+  const bool every_task = options.every_task || !options.trace_path.empty();
   PointRun run;
   run.tasks.subgraphs = 0;
   results::PointSummary sum;
   std::optional<hw::System> system;  // the prefill's; every step's system is built alike
+  std::optional<ReportBuilder> report;
   const sched::SchedulingPolicy* policy = nullptr;
   std::unique_ptr<engine::Session> session;
   engine::EventResult measured;
-  std::vector<size_t> step_begin;  // each step's first row
-  Time analytical, ttft, decode;
+  Time analytical, ttft, decode, end;
+  int64_t first = 0;  // the step's first task id over the whole generation
   for (int64_t t = 0; t < point.new_tokens; ++t) {
     PlannedPoint step = plan_point(generation_step(point, t));
     if (t == 0) {
       sum = step.run.result.summary;
       system.emplace(std::move(step.system));
+      report.emplace(*system);
       policy = step.policy;
       run.result.pareto = std::move(step.run.result.pareto);
     } else {
       add_step_counts(sum, step.run.result.summary);
     }
     analytical = analytical.plus(step.run.schedule.makespan, kGenerationTime);
-    const Time start = run.schedule.makespan;
-    const auto first = static_cast<opt::TaskId>(run.tasks.tasks.size());
+    const Time start = end;
+    const bool keep = every_task || t < kKeptSteps;
     sched::Schedule timeline = std::move(step.run.schedule);
     if (event) {
       if (!session)
         session = std::make_unique<engine::Session>(*system, event_options(options), *policy);
       engine::EventResult r = session->run(step.run.tasks);
-      append_measured(measured, r, first, start);
+      append_measured(measured, r, static_cast<opt::TaskId>(first), start, keep);
       timeline = std::move(r.schedule);
     }
     if (t == 0) {
@@ -152,18 +170,15 @@ PointRun run_generation(const PointSpec& point, const PointOptions& options) {
     } else {
       decode = decode.plus(timeline.makespan, "the generation's decode time");
     }
-    step_begin.push_back(run.tasks.tasks.size());
-    append_step(run, std::move(step.run.tasks), timeline, start);
+    end = start.plus(timeline.makespan, kGenerationTime);
+    report->add(step.run.tasks, timeline, start, keep, static_cast<int32_t>(t));
+    first += static_cast<int64_t>(step.run.tasks.tasks.size());
+    if (keep) append_step(run, std::move(step.run.tasks), timeline, start);
   }
   if (session) session->close();
-  measured.static_energy_pj = hw::static_energy_pj(*system, run.schedule.makespan);
+  measured.static_energy_pj = hw::static_energy_pj(*system, end);
   run.result.summary = std::move(sum);
-  fill_report(run.tasks, run.schedule, *system, run.result, event ? &measured : nullptr);
-  step_begin.push_back(run.result.tasks.size());
-  for (size_t s = 0; s + 1 < step_begin.size(); ++s) {
-    for (size_t i = step_begin[s]; i < step_begin[s + 1]; ++i)
-      run.result.tasks[i].step = static_cast<int32_t>(s);
-  }
+  report->finish(end, run.result, event ? &measured : nullptr);
   results::PointSummary& out = run.result.summary;
   out.stage = "generate";
   out.parts = generate_stage().summary_parts;

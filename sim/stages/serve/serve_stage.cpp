@@ -1,5 +1,6 @@
 #include "sim/stages/serve/serve_stage.hpp"
 
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -68,11 +69,13 @@ const ReplicaCosts& replica_costs(const PointSpec& point, const std::string& sys
                           point.objective + "\n" + std::string(policy.name()) + "\n" +
                           std::to_string(point.placement_evaluations) + "\n" +
                           std::string(iteration_cost_name(point.serve.iteration_cost)) + "\n" +
-                          (composed ? std::to_string(point.serve.cost_grid_bits) : "");
+                          (composed ? std::to_string(point.serve.cost_grid_bits) : "") + "\n" +
+                          std::string(serve::layer_pricing_name(point.serve.iteration_layers));
   if (const auto it = shared.find(key); it != shared.end()) return it->second;
   serve::PipelineCostOptions options;
   options.joint_search = hw::profile_named(point.profile).places_with_schedule();
   options.joint_evaluations = static_cast<int>(point.placement_evaluations);
+  options.layers = point.serve.iteration_layers;
   ReplicaCosts costs;
   costs.exact = std::make_shared<serve::PipelineIterationCost>(model, std::move(system), objective,
                                                                policy, options);
@@ -145,14 +148,21 @@ void fill_serving_report(const serve::ServeResult& served, const serve::ServeSum
     row.prompt_tokens = r.prompt_tokens;
     row.output_tokens = r.output_tokens;
     row.arrival = r.arrival;
-    row.first_service = r.first_service;
-    row.first_token = r.first_token;
-    row.finish = r.finish;
-    row.ttft_s = r.ttft().seconds();
-    row.tpot_s = r.tpot_s();
-    row.latency_s = r.latency().seconds();
     row.preemptions = r.preemptions;
-    out.requests.push_back(row);
+    if (r.rejected()) {  // never served: no time applies
+      row.first_service = row.first_token = row.finish = Time::ps(-1);
+      row.ttft_s = row.tpot_s = row.latency_s = std::numeric_limits<double>::quiet_NaN();
+      row.status = "rejected";
+      row.reason = r.rejection;
+    } else {
+      row.first_service = r.first_service;
+      row.first_token = r.first_token;
+      row.finish = r.finish;
+      row.ttft_s = r.ttft().seconds();
+      row.tpot_s = r.tpot_s();
+      row.latency_s = r.latency().seconds();
+    }
+    out.requests.push_back(std::move(row));
   }
   sum.makespan = served.run_time;
   sum.makespan_s = run_s;
@@ -174,6 +184,7 @@ void fill_serving_report(const serve::ServeResult& served, const serve::ServeSum
   sum.throughput_tokens_per_s = figures.throughput_tokens_per_s;
   sum.goodput_requests_per_s = figures.goodput_requests_per_s;
   sum.preemptions = figures.preemptions;
+  sum.rejected = served.rejected;
   sum.output_tokens = figures.output_tokens;
 }
 
@@ -189,8 +200,8 @@ PointRun run_serving(const PointSpec& point, const PointOptions&) {
   replicas.spec.dispatch = point.serve.dispatch->bind(context);
   replicas.spec.keep_iterations = false;  // the report keeps requests and queue series only
   // Graphs this point built (replicas on one system share a cost: count it once).
-  std::map<const serve::PipelineIterationCost*, int64_t> misses_before;
-  for (const auto& exact : replicas.exact) misses_before.emplace(exact.get(), exact->misses());
+  std::map<const serve::PipelineIterationCost*, int64_t> graphs_before;
+  for (const auto& exact : replicas.exact) graphs_before.emplace(exact.get(), exact->graphs());
   const serve::ServeResult served = serve::simulate_serving(requests, replicas.spec);
   const serve::ServeSummary figures = serve::summarise(
       served, replicas.spec, serve::SloTargets{point.serve.slo_ttft, point.serve.slo_tpot});
@@ -212,7 +223,7 @@ PointRun run_serving(const PointSpec& point, const PointOptions&) {
   sum.dispatch = point.serve.dispatch_policy;
   sum.arrival_rate_per_s = point.serve.trace.empty() ? point.serve.arrival_rate_per_s : 0.0;
   fill_serving_report(served, figures, replicas, run.result);
-  for (const auto& [exact, before] : misses_before) sum.iteration_graphs += exact->misses() - before;
+  for (const auto& [exact, before] : graphs_before) sum.iteration_graphs += exact->graphs() - before;
   return run;
 }
 
@@ -278,6 +289,14 @@ const ParamTable& serve_table() {
               .doc("composed cost: the exact costs it asks are taken at numbers of at most this many significant "
                    "bits and interpolated between (0: every value exact, and a batch of one costs what exact "
                    "gives, to the picosecond)"),
+          Param::choice("iteration_layers", {"auto", "extrapolated", "all"})
+              .fallback(std::string(serve::layer_pricing_name(serve::kDefaultLayerPricing)))
+              .doc("extrapolated builds each priced batch with 1 and with 2 decoder layers and takes cost(L) = "
+                   "cost(1) + (L - 1) x (cost(2) - cost(1)) (sim/serve/pipeline_cost.hpp: our approximation, its "
+                   "error measured there: up to 1.4 % in time for llama-2-7b, 8 % for gpt2); all builds the model's "
+                   "every layer; auto is all up to 12 decoder layers (gpt2's: every layer is cheap there and the "
+                   "shipped GPT-2 studies keep their figures), extrapolated above (a 32-layer batch built whole "
+                   "takes seconds)"),
           rows::placement_evaluations(),
       }};
   return table;
@@ -364,6 +383,7 @@ void read_serve(const Params& p, PointSpec& s) {
   }
   v.iteration_cost = parse_iteration_cost(p.choice("iteration_cost"));
   if (v.iteration_cost == IterationCostKind::composed) v.cost_grid_bits = p.integer("cost_grid_bits");
+  v.iteration_layers = serve::parse_layer_pricing(p.choice("iteration_layers"));
 }
 
 void check_serve_inputs(const PointSpec& p, InputChecks& checks) {

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "tests/support/python.hpp"
 #include "tests/support/run.hpp"
@@ -138,6 +140,48 @@ TEST_CASE("a missing scenario file is a clear error") {
   const auto r = run_lightcode("run /nonexistent/scenario.yaml");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("/nonexistent/scenario.yaml: cannot open scenario file") != std::string::npos);
+}
+
+TEST_CASE("a serve scenario's console table counts the requests rejected at arrival") {
+  // gpt2 on one H100 holds about 2.1 M KV tokens beside its weights: a 3 M-token prompt never
+  // fits, is rejected at its arrival (never priced), and the point still succeeds.
+  const std::string trace = temp("serve_reject") + ".csv";
+  std::ofstream(trace) << "arrival_s,prompt_tokens,output_tokens\n0,16,3\n0.0001,3000000,2\n";
+  const std::string scenario = write_scenario(
+      "serve_reject", "model: gpt2\nstage: serve\nplacement_evaluations: 4\nsystem: SYSTEMS/h100_sxm.yaml\ntrace: " +
+                          trace + "\n");
+  const std::string out = temp("serve_reject") + ".h5";
+  const auto r = run_lightcode("run " + scenario + " --out " + out);
+  INFO(r.err);
+  INFO(r.out);
+  REQUIRE(r.exit_code == 0);
+  // The heading's columns and the point's row, cell by cell (no cell here holds a space).
+  const auto words = [](const std::string& line) {
+    std::vector<std::string> w;
+    std::istringstream in(line);
+    for (std::string x; in >> x;) w.push_back(x);
+    return w;
+  };
+  const size_t table = r.out.find("serving:\n");
+  REQUIRE(table != std::string::npos);
+  std::istringstream lines(r.out.substr(table));
+  std::string skip, heading, row;
+  std::getline(lines, skip);
+  std::getline(lines, heading);
+  std::getline(lines, row);
+  const std::vector<std::string> h = words(heading), v = words(row);
+  REQUIRE(h.size() == v.size());
+  const auto column = [&](const std::string& name) {
+    for (size_t i = 0; i < h.size(); ++i) {
+      if (h[i] == name) return v[i];
+    }
+    return std::string("(no column " + name + ")");
+  };
+  CHECK(column("requests") == "2");
+  CHECK(column("rejected") == "1");
+  std::remove(scenario.c_str());
+  std::remove(trace.c_str());
+  std::remove(out.c_str());
 }
 
 TEST_CASE("a serve scenario prints its serving table, and a terminal sees each point finish") {

@@ -250,3 +250,28 @@ TEST_CASE("a serving run on the pipeline cost builds few graphs") {
                                   << " graphs built; run time " << x.run_time.seconds() << " s");
   CHECK(cost->misses() < exact_cost->misses());
 }
+
+TEST_CASE("iteration layers: auto builds gpt2 whole and extrapolates llama-2-7b, names parse both ways") {
+  CHECK(builds_every_layer(LayerPricing::automatic, kAllLayersUpTo));
+  CHECK_FALSE(builds_every_layer(LayerPricing::automatic, kAllLayersUpTo + 1));
+  CHECK(builds_every_layer(LayerPricing::extrapolated, 2));  // one and two layers are the model
+  CHECK_FALSE(builds_every_layer(LayerPricing::extrapolated, 3));
+  CHECK(builds_every_layer(LayerPricing::all, 80));
+  for (LayerPricing p : {LayerPricing::all, LayerPricing::extrapolated, LayerPricing::automatic}) {
+    CHECK(parse_layer_pricing(layer_pricing_name(p)) == p);
+  }
+  CHECK_THROWS_WITH_AS(parse_layer_pricing("some"), doctest::Contains("known: all, extrapolated, auto"), Error);
+  PipelineCostOptions automatic;
+  automatic.layers = LayerPricing::automatic;
+  const frontend::Batch one = decodes({64});
+  const PipelineIterationCost gpt2(frontend::builtin_model("gpt2"), gpu_system(), opt::Objective::time, list_policy(),
+                                   automatic);
+  (void)gpt2.estimate(one);
+  CHECK(gpt2.graphs() == 1);  // every layer, as `all`: the GPT-2 studies keep their figures
+  const PipelineIterationCost whole = gpt2_cost();
+  CHECK(gpt2.estimate(one).time == whole.estimate(one).time);
+  const PipelineIterationCost llama(frontend::builtin_model("llama-2-7b"), gpu_system(), opt::Objective::time,
+                                    list_policy(), automatic);
+  (void)llama.estimate(one);
+  CHECK(llama.graphs() == 2);  // one layer and two
+}

@@ -2,6 +2,7 @@
 // preemption, KV capacity, chunked prefill, dispatch policies and a hand-computed request.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -277,12 +278,36 @@ TEST_CASE("least_outstanding_tokens picks the least loaded replica") {
   CHECK(res.requests[0].finish > Time::ps(50'000'000));
 }
 
-TEST_CASE("a request that can never fit is an error naming it") {
-  const std::vector<Request> requests = {request(0, Time::zero(), 10, 5),
-                                         request(7, Time::ps(5), 90, 20)};
+TEST_CASE("a request that can never fit is rejected with its reason and the run goes on") {
+  // Request 7 needs 90 + 20 - 1 = 109 KV tokens, replica 0 holds 100; request 8 fits again.
+  const std::vector<Request> requests = {request(0, Time::zero(), 10, 5), request(7, Time::ps(5), 90, 20),
+                                         request(8, Time::ps(10), 90, 11)};
   ServeSpec spec;
   spec.replicas.push_back(replica("continuous", 100, 4));
-  CHECK_THROWS_WITH_AS(simulate_serving(requests, spec), doctest::Contains("request 7"), Error);
+  const ServeResult r = simulate_serving(requests, spec);
+  CHECK(r.rejected == 1);
+  CHECK_FALSE(r.requests[0].rejected());
+  CHECK_FALSE(r.requests[2].rejected());
+  REQUIRE(r.requests[1].rejected());
+  CHECK(r.requests[1].rejection ==
+        "needs 109 KV tokens (prompt 90 + output 20 - 1), more than replica 0's capacity of 100");
+  CHECK(r.requests[1].first_token == Time::max());  // never served
+  CHECK(r.requests[2].finish < Time::max());
+  CHECK(r.run_time == std::max(r.requests[0].finish, r.requests[2].finish));
+  // The figures are the served requests': the same as a run without the rejected one.
+  const ServeResult without = simulate_serving({requests[0], requests[2]}, spec);
+  CHECK(r.requests[2].finish == without.requests[1].finish);
+  const ServeSummary a = summarise(r, spec, {}), b = summarise(without, spec, {});
+  CHECK(a.output_tokens == 16);
+  CHECK(a.output_tokens == b.output_tokens);
+  CHECK(a.ttft_s.p99 == b.ttft_s.p99);
+  CHECK(a.latency_s.p50 == b.latency_s.p50);
+  CHECK(a.energy == b.energy);
+  // Nothing served: no percentile applies.
+  const ServeResult none = simulate_serving({requests[1]}, spec);
+  CHECK(none.rejected == 1);
+  CHECK(none.run_time == Time::zero());
+  CHECK(std::isnan(summarise(none, spec, {}).ttft_s.p50));
   spec.replicas[0].batching = nullptr;
   CHECK_THROWS_WITH_AS(simulate_serving(requests, spec), doctest::Contains("replica 0: no batching policy"), Error);
 }

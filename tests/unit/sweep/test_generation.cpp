@@ -1,7 +1,12 @@
 // Stage generate at analytical fidelity (no SystemC here; tests/sc/test_stream.cpp runs it on
 // the engine): each decode step's KV-cache length, and a report holding every step's tasks.
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <set>
 #include <sstream>
 #include <string>
@@ -9,7 +14,10 @@
 #include "sim/core/error.hpp"
 #include "sim/stages/generate/generate_stage.hpp"
 #include "sim/sweep/run_point.hpp"
+#include "tests/support/paths.hpp"
 #include "tests/support/point.hpp"
+#include "tests/support/python.hpp"
+#include "tests/support/scratch.hpp"
 
 using namespace lightcode;
 
@@ -18,6 +26,25 @@ namespace {
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The peak resident set (KiB) of `lightcode run <scenario> --out <out>` as a process of its own.
+long peak_rss_kib(const std::string& scenario, const std::string& out) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, STDOUT_FILENO);
+    ::dup2(null, STDERR_FILENO);
+    const std::string binary = test::lightcode_binary();
+    ::execl(binary.c_str(), binary.c_str(), "run", scenario.c_str(), "--out", out.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  REQUIRE(::wait4(pid, &status, 0, &usage) == pid);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  return usage.ru_maxrss;
 }
 
 std::vector<int64_t> ids_in(const std::string& list) {
@@ -46,9 +73,11 @@ TEST_CASE("generation: decode step t feeds one token against a KV cache of P + t
 }
 
 TEST_CASE(
-    "generation report: every step's tasks with a step column and absolute times (analytical)") {
+    "generation report: every step's tasks with a step column and absolute times when asked (analytical)") {
   const sweep::PointSpec p = test::generate_point("gpt2", 16, 4, "cpu_phu.yaml");
-  const sweep::PointRun run = sweep::run_point(p);
+  sweep::PointOptions every;
+  every.every_task = true;  // as a listing asks
+  const sweep::PointRun run = sweep::run_point(p, every);
   const results::PointResult& r = run.result;
   const results::PointSummary& s = r.summary;
   CHECK(s.stage == "generate");
@@ -98,4 +127,77 @@ TEST_CASE("generation: a TVM graph file is still an error for stage generate") {
   p.model = "/tmp/some_graph.json";
   p.fidelity = Fidelity::event;
   CHECK_THROWS_WITH_AS(sweep::run_point(p), doctest::Contains("needs a built-in model"), Error);
+}
+
+TEST_CASE("generation report: without a listing, the first two steps' rows and every figure the same to the bit") {
+  const sweep::PointSpec p = test::generate_point("gpt2", 16, 5, "cpu_phu.yaml");
+  sweep::PointOptions every;
+  every.every_task = true;
+  const results::PointResult all = sweep::run_point(p, every).result;
+  const results::PointResult lean = sweep::run_point(p).result;
+  // Rows: exactly the prefill's and the first decode step's, as in the full table.
+  size_t kept = 0;
+  while (kept < all.tasks.size() && all.tasks[kept].step < 2) ++kept;
+  REQUIRE(kept < all.tasks.size());
+  REQUIRE(lean.tasks.size() == kept);
+  for (size_t i = 0; i < kept; ++i) {
+    CHECK(lean.tasks[i].id == all.tasks[i].id);
+    CHECK(lean.tasks[i].start == all.tasks[i].start);
+    CHECK(lean.tasks[i].end == all.tasks[i].end);
+    CHECK(lean.tasks[i].inputs == all.tasks[i].inputs);
+    CHECK(lean.tasks[i].step == all.tasks[i].step);
+  }
+  // Every figure over all five steps, bit for bit.
+  const results::PointSummary &a = all.summary, &b = lean.summary;
+  CHECK(b.makespan == a.makespan);
+  CHECK(b.energy_pj == a.energy_pj);
+  CHECK(b.nodes == a.nodes);
+  CHECK(b.ttft_s == a.ttft_s);
+  CHECK(b.tpot_s == a.tpot_s);
+  CHECK(b.energy_per_token_pj == a.energy_per_token_pj);
+  REQUIRE(lean.units.size() == all.units.size());
+  for (size_t i = 0; i < all.units.size(); ++i) {
+    CHECK(lean.units[i].name == all.units[i].name);
+    CHECK(lean.units[i].busy == all.units[i].busy);
+    CHECK(lean.units[i].energy_pj == all.units[i].energy_pj);
+    CHECK(lean.units[i].tasks == all.units[i].tasks);
+    CHECK(lean.units[i].utilisation == all.units[i].utilisation);
+  }
+  REQUIRE(lean.energy.size() == all.energy.size());
+  for (size_t i = 0; i < all.energy.size(); ++i) {
+    CHECK(lean.energy[i].hardware == all.energy[i].hardware);
+    CHECK(lean.energy[i].category == all.energy[i].category);
+    CHECK(lean.energy[i].energy_pj == all.energy[i].energy_pj);
+  }
+}
+
+#if defined(__SANITIZE_ADDRESS__)  // gcc
+#define LIGHTCODE_TEST_ASAN 1
+#elif defined(__has_feature)         // clang
+#if __has_feature(address_sanitizer)
+#define LIGHTCODE_TEST_ASAN 1
+#endif
+#endif
+
+TEST_CASE("generation: peak memory does not grow with the tokens (1024 and 8192 tokens within 20 %)") {
+#ifdef LIGHTCODE_TEST_ASAN
+  // ASan holds freed memory in quarantine: its resident set grows with what was ever allocated.
+  MESSAGE("SKIP: peak memory under AddressSanitizer says nothing about the program's own");
+  std::exit(test::kSkipExitCode);
+#endif
+  // gpt2, not Llama-2-7B: the lightcode profile's sum selection takes about 3 ms a gpt2 step, so
+  // 8192 tokens take tens of seconds, where each Llama-2-7B step is a selection of seconds
+  // (docs/PERFORMANCE.md, "Serving Llama-class models"). Before the report kept per-step sums,
+  // 1024 tokens held every step's tasks: 1.5 GB.
+  const test::Scratch s;
+  const auto scenario = [&](int64_t tokens) {
+    return s.file("gen" + std::to_string(tokens) + ".yaml",
+                  "name: gen\nmodel: gpt2\nstage: generate\nsequence_length: 16\nnew_tokens: " +
+                      std::to_string(tokens) + "\nprofile: lightcode\nfidelity: analytical\nsystem: " +
+                      test::system_file("gpu", "lightcode") + "\n");
+  };
+  const long few = peak_rss_kib(scenario(1024), s.path("few.h5"));
+  const long many = peak_rss_kib(scenario(8192), s.path("many.h5"));
+  MESSAGE("peak resident set: " << few << " KiB at 1024 tokens, " << many << " KiB at 8192");
+  CHECK(static_cast<double>(many) < 1.2 * static_cast<double>(few));
 }

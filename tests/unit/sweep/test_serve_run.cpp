@@ -1,12 +1,19 @@
 // `stage: serve` points end to end: a single request is `stage: generate` to the picosecond;
 // prompt-length dispatch follows a table `lightcode crossover` wrote; a table that leaves a
 // prompt uncovered and a replica whose weights do not fit are errors; the report holds every
-// request and round-trips through HDF5.
+// request and round-trips through HDF5; a prompt that fills the KV cache runs under the
+// composed cost and one beyond it is rejected, with its reason, in a point that succeeds.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 
+#include "frontend/models/model_config.hpp"
+#include "hw_models/registry.hpp"
+#include "hw_models/system.hpp"
+#include "sim/core/config.hpp"
 #include "sim/core/error.hpp"
+#include "sim/serve/replica_memory.hpp"
 #include "sim/results/hdf5_file.hpp"
 #include "sim/sweep/crossover.hpp"
 #include "sim/serve/dispatch_table.hpp"
@@ -59,9 +66,14 @@ TEST_CASE("serving: a single request is stage generate to the picosecond") {
              "\nobjective: energy\nplacement_evaluations: 8\nfidelity: analytical\n");
   const results::PointSummary g = sweep::run_point(generate).result.summary;
 
-  // The exact cost, and the composed one without grids: a batch of one is then exact too.
+  // The exact cost, and the composed one without grids: a batch of one is then exact too. Each
+  // with every layer built, and with layers extrapolated from one and two (our approximation,
+  // sim/serve/pipeline_cost.hpp), which is exact here: gpt2's layers run one after another on
+  // the GPU, so the second layer adds what every further one does.
   for (const char* cost :
-       {"iteration_cost: exact\n", "iteration_cost: composed\ncost_grid_bits: 0\n"}) {
+       {"iteration_cost: exact\niteration_layers: all\n", "iteration_cost: exact\niteration_layers: extrapolated\n",
+        "iteration_cost: composed\ncost_grid_bits: 0\niteration_layers: all\n",
+        "iteration_cost: composed\ncost_grid_bits: 0\niteration_layers: extrapolated\n"}) {
     INFO(cost);
     const sweep::PointRun served = sweep::run_point(only_point(
         s,
@@ -162,4 +174,89 @@ TEST_CASE("serving: a replica whose weights do not fit its memory is an error na
   CHECK(message.find("replica 0 (") != std::string::npos);
   CHECK(message.find("137953298578 B (138 GB) in all, but 'hbm' holds 80000000000 B (80 GB)") !=
         std::string::npos);
+}
+
+TEST_CASE("serving: a prompt that fills the KV cache runs under the composed cost, one beyond it is rejected") {
+  // gpt2 on an H100 with 1 GB of HBM: room for a few thousand KV tokens beside the weights. The
+  // composed cost asks exact costs on grids (bits 2) whose points lie past the capacity (a
+  // chunk at a context of 4000 is priced between 3072 and 6144): pricing a batch is not
+  // holding it, and the batch that runs fits.
+  const frontend::ModelConfig gpt2 = frontend::builtin_model("gpt2");
+  hw::System small = hw::System::from_config(
+      ConfigNode::load_file(system_path("h100_sxm"), "system file").with_value("memory.hbm.capacity", "1 GB", "test"),
+      hw::profile_named("default"));
+  const int64_t capacity = serve::replica_memory(gpt2, small).kv_tokens;
+  REQUIRE(capacity > 4000);
+  REQUIRE(capacity < 6144);
+  const std::string rows = "0," + std::to_string(capacity - 3) + ",4\n" +  // peak: exactly the capacity
+                           "0.5," + std::to_string(capacity) + ",2\n";     // one token more
+  for (const char* layers : {"all", "extrapolated"}) {
+    INFO("iteration_layers: " << layers);
+    const test::Scratch s;
+    std::string text = serve_text(s, {"h100_sxm"}, rows,
+                                  "cost_grid_bits: 2\niteration_layers: " + std::string(layers) +
+                                      "\nsweep:\n  hbm.capacity: [1 GB]\n");
+    text.replace(text.find("replicas:\n  - system: "), std::string("replicas:\n  - system: ").size(), "system: ");
+    const sweep::PointRun run = sweep::run_point(only_point(s, text));
+    const results::PointSummary& sum = run.result.summary;
+    CHECK(sum.status == results::Status::ok);
+    CHECK(sum.requests == 2);
+    CHECK(sum.rejected == 1);
+    CHECK(sum.output_tokens == 4);  // the served request's only
+    REQUIRE(run.result.requests.size() == 2);
+    const results::RequestRow& served = run.result.requests[0];
+    const results::RequestRow& rejected = run.result.requests[1];
+    CHECK(served.status == "served");
+    CHECK(served.reason.empty());
+    CHECK(served.finish > served.first_token);
+    CHECK(rejected.status == "rejected");
+    CHECK(rejected.reason == "needs " + std::to_string(capacity + 1) + " KV tokens (prompt " + std::to_string(capacity) +
+                                 " + output 2 - 1), more than replica 0's capacity of " + std::to_string(capacity));
+    CHECK(rejected.finish == Time::ps(-1));
+    CHECK(std::isnan(rejected.ttft_s));
+    CHECK(sum.ttft_p99_s == served.ttft_s);
+    CHECK(sum.makespan == served.finish);
+
+    // The results file keeps the status, the reason and the count.
+    results::ResultsFile file;
+    file.points.push_back(run.result);
+    results::write_results(s.path("serve.h5"), file);
+    const results::PointResult back = results::read_results(s.path("serve.h5")).points.front();
+    CHECK(back.summary.rejected == 1);
+    REQUIRE(back.requests.size() == 2);
+    CHECK(back.requests[0].status == "served");
+    CHECK(back.requests[1].status == "rejected");
+    CHECK(back.requests[1].reason == rejected.reason);
+    CHECK(back.requests[1].finish == Time::ps(-1));
+  }
+}
+
+TEST_CASE("serving: a 36,000-token llama-2-7b prompt runs on an H100 with room for 39,482 KV tokens") {
+  // Issue 24's case: the composed cost (grids of 2 bits) failed this prompt with "does not fit"
+  // while the replica held it. The H100's HBM is cut so that exactly 39,482 KV tokens fit beside
+  // the weights; a 40,000-token prompt after it is rejected, and the point succeeds.
+  const frontend::ModelConfig llama = frontend::builtin_model("llama-2-7b");
+  const hw::System h100 = hw::System::load(system_path("h100_sxm"), hw::profile_named("default"));
+  const serve::ReplicaMemory full = serve::replica_memory(llama, h100);
+  const int64_t hbm = full.parameter_bytes + 39'482 * full.kv_bytes_per_token;
+  const test::Scratch s;
+  const std::string text = "model: llama-2-7b\nstage: serve\nobjective: time\nsystem: " + system_path("h100_sxm") +
+                           "\nbatching: {policy: continuous, max_batch: 32, token_budget: 512}\ntrace: " +
+                           s.file("trace.csv", "arrival_s,prompt_tokens,output_tokens\n0,36000,4\n1,40000,4\n") +
+                           "\ncost_grid_bits: 2\nsweep:\n  hbm.capacity: [" + std::to_string(hbm) + " B]\n";
+  const sweep::PointRun run = sweep::run_point(only_point(s, text));
+  const results::PointSummary& sum = run.result.summary;
+  INFO(sum.error);
+  REQUIRE(sum.status == results::Status::ok);
+  CHECK(sum.requests == 2);
+  CHECK(sum.rejected == 1);
+  CHECK(sum.output_tokens == 4);
+  REQUIRE(run.result.requests.size() == 2);
+  const results::RequestRow& served = run.result.requests[0];
+  CHECK(served.status == "served");
+  CHECK(served.ttft_s > 0.0);
+  CHECK(served.finish > served.first_token);
+  CHECK(run.result.requests[1].status == "rejected");
+  CHECK(run.result.requests[1].reason ==
+        "needs 40003 KV tokens (prompt 40000 + output 4 - 1), more than replica 0's capacity of 39482");
 }

@@ -5,7 +5,7 @@ SAN_BUILD ?= build-san
 JOBS    ?= $(shell nproc)
 CMAKE_FLAGS ?=
 # Seconds each libFuzzer target runs in `make test` (tests/fuzz/run_fuzz.sh; longer locally).
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS ?= 10
 SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -O1
 # The sanitizer build's debug info: line tables (what a report's stack needs, 15% less compile
 # time than -g); both builds link with lld (a third of ld.bfd's link time); measured in

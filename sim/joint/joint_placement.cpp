@@ -224,7 +224,8 @@ JointResult place_jointly(const opt::StackedGraph& stacks, const opt::Partition&
     const double average_w = base.makespan > Time::zero()
                                  ? base.dynamic_pj / static_cast<double>(base.makespan.count_ps())
                                  : 0.0;
-    std::vector<double> powers{0.0, static_w};
+    // 1e-9 of the average: energy first, then time among placements of equal energy.
+    std::vector<double> powers{0.0, static_w, average_w * 1e-9};
     for (int k = -3; k <= 3; ++k) powers.push_back(average_w * std::pow(4.0, k));
     std::sort(powers.begin(), powers.end());
     powers.erase(std::unique(powers.begin(), powers.end()), powers.end());
@@ -232,9 +233,16 @@ JointResult place_jointly(const opt::StackedGraph& stacks, const opt::Partition&
       search.offer(opt::place(stacks, part, opt::Objective::energy, true, w).choice,
                    "sum:energy+P*time");
     }
-    opt::Placement by_edp = opt::place(stacks, part, opt::Objective::edp, true, static_w, options.edp_seed);
-    r.edp_seed_gap_bound = by_edp.gap_bound;
-    search.offer(std::move(by_edp.choice), "sum:edp");
+    if (objective == opt::Objective::edp) {
+      // Only EDP needs the sum selection's Pareto fronts (every other seed keeps one
+      // alternative per state); on batches that mix decodes and prefill chunks they hold
+      // thousands of alternatives per state and cost most of a search (docs/PERFORMANCE.md).
+      // The energy objective's ties, which this seed used to break (gpt2 prefill on gpu.yaml:
+      // two placements of equal energy, 0.92 and 2.38 ms), are the near-zero power's above.
+      opt::Placement by_edp = opt::place(stacks, part, opt::Objective::edp, true, static_w, options.edp_seed);
+      r.edp_seed_gap_bound = by_edp.gap_bound;
+      search.offer(std::move(by_edp.choice), "sum:edp");
+    }
     search.offer(earliest_finish_placement(stacks, by_time.choice, 0.0), "heft:time");
     for (double w : {static_w, average_w}) {
       if (w > 0.0)

@@ -5,17 +5,19 @@
 // (sched::reported_cost), so `time` is the reported makespan, `energy` the reported total with
 // static power x makespan, and `edp` their product: the objective is what the report prints.
 //
-// The search fills one archive of non-dominated (makespan, energy) placements; it does not
-// depend on the objective, so every objective's answer is the archive's minimum for it and the
-// objectives agree (the energy answer never charges more energy than the time answer, the time
-// answer never takes longer than the energy answer). Candidates, in this order:
+// The search fills one archive of non-dominated (makespan, energy) placements, and every
+// objective's answer is the archive's minimum for it. The archive depends on the objective only
+// through the EDP seed (below), which only the edp objective runs. Candidates, in this order:
 //   - exhaustive: when the consistent placements number at most kExhaustiveLimit, all of them,
 //     so the answer is the optimum over placements for the point's scheduler (`exact`);
 //   - otherwise seeds: the sum selection (opt::place) for time, for edp, and for
 //     energy + P x time over a geometric grid of powers P around the time seed's average
-//     power (the system's static power and P = 0 among them), each solving the sum problem
-//     the selector can solve exactly (the EDP seed's fronts bounded by JointOptions::edp_seed,
-//     opt/bounded_selection.hpp: within 5 % of the exact sum EDP by default); then list
+//     power (the system's static power, P = 0 and 1e-9 of the average, which breaks ties of
+//     energy by time, among them), each solving the sum problem the selector can solve exactly
+//     (the EDP seed's fronts bounded by JointOptions::edp_seed, opt/bounded_selection.hpp:
+//     within 5 % of the exact sum EDP by default; the EDP seed only for the edp objective: its
+//     fronts are most of a search on large batches, and the other objectives' answers barely
+//     need it, measured in docs/PERFORMANCE.md "Serving Llama-class models"); then list
 //     scheduling on the unexpanded graph that gives each op the candidate finishing earliest
 //     given the units' queues and its inputs' transfers (HEFT's rule; ops in the time seed's
 //     fused groups keep them), and variants that weigh a candidate's energy against the

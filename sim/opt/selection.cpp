@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -23,7 +22,7 @@ struct Partial {
   // was thinned. The lower bound on the exact optimum is taken over these (select_thinned).
   Time time_lo;
   double energy_lo_pj;
-  int32_t parent;  // index into the previous layer's entries (-1 at the start)
+  int32_t parent;  // index into the previous layer's alternatives (-1 at the start)
   int32_t choice;  // candidate of the variable this layer decided
 };
 
@@ -201,6 +200,66 @@ Selection evaluate(const SelectionProblem& p, const std::vector<int>& choice) {
 
 namespace {
 
+// A DP layer's state keys (each open variable's choice, `width` bytes) stored end to end, and
+// their index: dense ids in insertion order, so the layer's entries come out in the order the
+// moves first reach them (which is what makes ties resolve alike however keys are stored).
+// Open addressing on a hash of the bytes: a step looks up every (state, candidate) move, and a
+// node-based map allocated for each.
+class KeyTable {
+ public:
+  explicit KeyTable(size_t width) : width_(width), slots_(16, -1) {}
+  size_t size() const { return count_; }
+  const int8_t* key(size_t id) const { return data_.data() + id * width_; }
+  // The id of `key` (width_ bytes), added when new; `added` says which.
+  size_t find_or_add(const int8_t* key, bool& added) {
+    if (2 * (count_ + 1) > slots_.size()) grow();
+    size_t at = hash(key) & (slots_.size() - 1);
+    for (;; at = (at + 1) & (slots_.size() - 1)) {
+      const int32_t id = slots_[at];
+      if (id < 0) break;
+      if (same(key, this->key(static_cast<size_t>(id)))) {
+        added = false;
+        return static_cast<size_t>(id);
+      }
+    }
+    slots_[at] = static_cast<int32_t>(count_);
+    data_.resize(data_.size() + width_);
+    for (size_t i = 0; i < width_; ++i) data_[count_ * width_ + i] = key[i];
+    added = true;
+    return count_++;
+  }
+  void release() {  // a layer's keys are not needed once the next layer is built
+    std::vector<int8_t>().swap(data_);
+    std::vector<int32_t>().swap(slots_);
+  }
+
+ private:
+  bool same(const int8_t* a, const int8_t* b) const {  // keys are a few bytes: no library call
+    for (size_t i = 0; i < width_; ++i) {
+      if (a[i] != b[i]) return false;
+    }
+    return true;
+  }
+  size_t hash(const int8_t* key) const {
+    uint64_t h = 1469598103934665603ULL;  // FNV-1a
+    for (size_t i = 0; i < width_; ++i) h = (h ^ static_cast<uint8_t>(key[i])) * 1099511628211ULL;
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
+  void grow() {
+    std::vector<int32_t> bigger(slots_.size() * 2, -1);
+    for (size_t id = 0; id < count_; ++id) {
+      size_t at = hash(key(id)) & (bigger.size() - 1);
+      while (bigger[at] >= 0) at = (at + 1) & (bigger.size() - 1);
+      bigger[at] = static_cast<int32_t>(id);
+    }
+    slots_.swap(bigger);
+  }
+  size_t width_;
+  size_t count_ = 0;
+  std::vector<int8_t> data_;
+  std::vector<int32_t> slots_;
+};
+
 // The DP at one scale of the weights; nullopt when every final alternative's weight is inf.
 std::optional<Selection> select_scaled(const SelectionProblem& p, Objective objective, double watts, double scale,
                                        double divisor, const FrontThinning& thin) {
@@ -219,15 +278,30 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
   // A layer: states (the open variables' choices, in `open` order) and their alternatives.
   struct Layer {
     std::vector<int> open;                      // open variables after this step
-    std::vector<std::vector<int8_t>> keys;      // one key per entry
-    std::vector<std::vector<Partial>> entries;  // alternatives per key
+    KeyTable keys{0};                           // one key per entry
+    // Alternatives, key by key: key k's are alts[first[k] .. first[k + 1]). Every key has at
+    // least one (a key is made by a move that offers it every alternative of its source).
+    std::vector<Partial> alts;
+    std::vector<uint32_t> first{0};
   };
   std::vector<Layer> layers(static_cast<size_t>(n) + 1);
-  layers[0].keys.push_back({});
-  layers[0].entries.push_back({Partial{Time::zero(), 0.0, Time::zero(), 0.0, -1, -1}});
-  // Flat index of every alternative in a layer, for back-pointers.
-  std::vector<std::vector<std::pair<int32_t, int32_t>>> flat(static_cast<size_t>(n) + 1);
-  flat[0].push_back({0, 0});
+  bool added = false;
+  const int8_t no_key = 0;  // the first layer's one key has no bytes
+  layers[0].keys.find_or_add(&no_key, added);
+  layers[0].alts.push_back(Partial{Time::zero(), 0.0, Time::zero(), 0.0, -1, -1});
+  layers[0].first.push_back(1);
+  std::vector<Partial> single;  // time, energy: each next key's one alternative
+  std::vector<Partial> kept;    // edp: one key's front
+  // Per step, kept across steps for their storage: each open variable's slot in the previous
+  // layer's keys (-1: not open), the moves of each candidate, the key a move leads to.
+  std::vector<int> prev_slot(static_cast<size_t>(n), -1);
+  struct Move {
+    std::vector<const PairCost*> costs;  // node, then edges up to a forbidden one
+    bool allowed = false;
+    size_t next = 0;  // entry in `next`
+  };
+  std::vector<Move> moves;
+  std::vector<int8_t> next_key;
   size_t peak = 1;
   int thinned_steps = 0;
   // Thinning's steps: thin.step times a lower bound on any assignment's energy and time (the
@@ -248,7 +322,7 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
   const auto time_step = static_cast<int64_t>(std::min(thin.step * least_ps, 9.0e18));
 
   for (int v = 0; v < n; ++v) {
-    const Layer& prev = layers[static_cast<size_t>(v)];
+    Layer& prev = layers[static_cast<size_t>(v)];
     Layer& next = layers[static_cast<size_t>(v) + 1];
     // Open after v: previous open ones still read later, plus v if it branches and is read.
     for (int u : prev.open) {
@@ -256,26 +330,19 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
     }
     const bool v_open = choices(v) > 1 && last_use[static_cast<size_t>(v)] > v;
     if (v_open) next.open.push_back(v);
-    std::map<std::vector<int8_t>, size_t> index;
-    std::vector<int> prev_slot(static_cast<size_t>(n), -1);
+    next.keys = KeyTable(next.open.size());
     for (size_t i = 0; i < prev.open.size(); ++i) prev_slot[static_cast<size_t>(prev.open[i])] = static_cast<int>(i);
 
     // A move from a state key depends on the key and the candidate only, not on the
     // alternative: its costs (in the order they are summed), whether it is allowed and the key
     // it leads to are found once per (key, candidate).
     const int nc = choices(v);
-    struct Move {
-      std::vector<const PairCost*> costs;  // node, then edges up to a forbidden one
-      bool allowed = false;
-      size_t next = 0;  // entry in `next`
-    };
-    std::vector<Move> moves(static_cast<size_t>(nc));
-    std::vector<int8_t> next_key;
+    if (moves.size() < static_cast<size_t>(nc)) moves.resize(static_cast<size_t>(nc));
     const bool front = objective == Objective::edp;
     std::vector<std::vector<Partial>> offers;  // edp: every offer per next entry, in offer order
-    int32_t flat_index = 0;
+    single.clear();
     for (size_t k = 0; k < prev.keys.size(); ++k) {
-      const auto& key = prev.keys[k];
+      const int8_t* key = prev.keys.key(k);
       for (int c = 0; c < nc; ++c) {
         Move& m = moves[static_cast<size_t>(c)];
         m.costs.clear();
@@ -305,16 +372,19 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
         for (int u : next.open) {
           next_key.push_back(u == v ? static_cast<int8_t>(c) : key[static_cast<size_t>(prev_slot[static_cast<size_t>(u)])]);
         }
-        auto [it, inserted] = index.emplace(next_key, next.keys.size());
-        if (inserted) {
-          next.keys.push_back(it->first);
-          next.entries.emplace_back();
-          if (front) offers.emplace_back();
+        m.next = next.keys.find_or_add(next_key.data(), added);
+        if (added) {
+          if (front) {
+            offers.emplace_back();
+          } else {
+            single.emplace_back();
+            single.back().parent = -1;  // no alternative yet
+          }
         }
-        m.next = it->second;
       }
-      for (const Partial& alt : prev.entries[k]) {
-        const int32_t parent = flat_index++;
+      for (uint32_t at = prev.first[k]; at < prev.first[k + 1]; ++at) {
+        const Partial& alt = prev.alts[at];
+        const auto parent = static_cast<int32_t>(at);
         for (int c = 0; c < nc; ++c) {
           const Move& m = moves[static_cast<size_t>(c)];
           if (m.costs.empty()) continue;  // forbidden node
@@ -331,23 +401,27 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
           if (front) {
             offers[m.next].push_back(q);
           } else {
-            offer(next.entries[m.next], q, weighing);
+            Partial& b = single[m.next];
+            if (b.parent < 0 || weight(weighing, q) < weight(weighing, b)) b = q;
           }
         }
       }
     }
+    prev.keys.release();
+    for (const int u : prev.open) prev_slot[static_cast<size_t>(u)] = -1;
     bool thinned = false;
-    for (size_t e = 0; front && e < offers.size(); ++e) {
-      thinned = pareto_front(offers[e], next.entries[e], weighing, thin, energy_step, time_step) || thinned;
+    if (front) {
+      for (const std::vector<Partial>& o : offers) {
+        thinned = pareto_front(o, kept, weighing, thin, energy_step, time_step) || thinned;
+        next.alts.insert(next.alts.end(), kept.begin(), kept.end());
+        next.first.push_back(static_cast<uint32_t>(next.alts.size()));
+      }
+    } else {
+      next.alts = single;
+      for (size_t k = 1; k <= single.size(); ++k) next.first.push_back(static_cast<uint32_t>(k));
     }
     thinned_steps += thinned ? 1 : 0;
-    size_t alternatives = 0;
-    for (size_t k = 0; k < next.entries.size(); ++k) {
-      for (size_t a = 0; a < next.entries[k].size(); ++a) {
-        flat[static_cast<size_t>(v) + 1].push_back({static_cast<int32_t>(k), static_cast<int32_t>(a)});
-        ++alternatives;
-      }
-    }
+    const size_t alternatives = next.alts.size();
     peak = std::max(peak, alternatives);
   }
 
@@ -356,9 +430,8 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
   int32_t best_flat = -1;
   double best = std::numeric_limits<double>::infinity();
   double lowest = std::numeric_limits<double>::infinity();  // no assignment weighs less
-  for (size_t f = 0; f < flat[static_cast<size_t>(n)].size(); ++f) {
-    const auto [k, a] = flat[static_cast<size_t>(n)][f];
-    const Partial& q = last.entries[static_cast<size_t>(k)][static_cast<size_t>(a)];
+  for (size_t f = 0; f < last.alts.size(); ++f) {
+    const Partial& q = last.alts[f];
     const double w = weight(weighing, q);
     if (w < best) {
       best = w;
@@ -366,14 +439,13 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
     }
     lowest = std::min(lowest, thinned_steps > 0 ? weight_lo(weighing, q) : w);
   }
-  if (best_flat < 0 && !flat[static_cast<size_t>(n)].empty()) return std::nullopt;
+  if (best_flat < 0 && !last.alts.empty()) return std::nullopt;
   if (best_flat < 0) throw std::invalid_argument("the selection problem has no allowed assignment");
   Selection s;
   s.choice.assign(static_cast<size_t>(n), 0);
   int32_t at = best_flat;
   for (int v = n; v >= 1; --v) {
-    const auto [k, a] = flat[static_cast<size_t>(v)][static_cast<size_t>(at)];
-    const Partial& q = layers[static_cast<size_t>(v)].entries[static_cast<size_t>(k)][static_cast<size_t>(a)];
+    const Partial& q = layers[static_cast<size_t>(v)].alts[static_cast<size_t>(at)];
     if (v == n) {
       s.time = q.time;
       s.energy_pj = q.energy_pj;

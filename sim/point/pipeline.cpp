@@ -10,6 +10,7 @@
 #include "sim/ir/precision.hpp"
 #include "sim/joint/split_search.hpp"
 #include "sim/results/trace.hpp"
+#include "sim/serve/pipeline_cost.hpp"
 #include "sim/opt/partition.hpp"
 #include "sim/opt/placement.hpp"
 #include "sim/opt/stacked_graph.hpp"
@@ -198,7 +199,7 @@ bool refused_for_precision(const ir::Node& op, const hw::System& system) {
 }
 }  // namespace
 
-PlannedPoint plan_point(const PointSpec& point) {
+PlannedPoint plan_point(const PointSpec& point, joint::PlacementReuse* reuse) {
   const hw::Profile& profile = hw::profile_named(point.profile);
   const opt::Objective objective = opt::objective_named(point.objective).id;
   PointInputs inputs = point_inputs(point);
@@ -217,7 +218,16 @@ PlannedPoint plan_point(const PointSpec& point) {
   if (profile.places_with_schedule()) {
     joint::JointOptions search;
     search.evaluations = static_cast<int>(point.placement_evaluations);
-    answer = joint::place_with_splits(std::move(answer.graph), system, objective, policy, search);
+    if (reuse != nullptr) {
+      PointSpec rep = point;
+      rep.sequence_length = serve::representative_length(point.sequence_length);
+      answer = reuse->place(
+          std::move(answer.graph), {static_cast<int64_t>(point.stage), rep.sequence_length},
+          [&rep] { return std::make_unique<const ir::Graph>(point_inputs(rep).graph); }, system, objective, policy,
+          search);
+    } else {
+      answer = joint::place_with_splits(std::move(answer.graph), system, objective, policy, search);
+    }
     joint::JointResult& j = answer.result;
     placement = std::move(j.placement);
     run.tasks = std::move(j.tasks);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hw_models/system.hpp"
+#include "sim/joint/placement_reuse.hpp"
 #include "sim/core/config.hpp"
 #include "sim/engine/engine.hpp"
 #include "sim/opt/expand.hpp"
@@ -44,7 +45,10 @@ struct PlannedPoint {
   hw::System system;
   const sched::SchedulingPolicy* policy = nullptr;
 };
-PlannedPoint plan_point(const PointSpec& point);
+// With `reuse`, a profile that places with the schedule takes the placement of the point's
+// representative (its sequence length rounded down to a power of two: serve::representative_length)
+// from `reuse` (joint::PlacementReuse: generation's steps under `placement_reuse: by_class`).
+PlannedPoint plan_point(const PointSpec& point, joint::PlacementReuse* reuse = nullptr);
 
 // The engine options a point's event run uses: options.engine, recording every transfer when
 // a trace is asked for.

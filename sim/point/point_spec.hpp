@@ -81,6 +81,8 @@ struct PointSpec {
   Fidelity fidelity = Fidelity::event;
   bool pareto = false;  // write the joint search's Pareto front
   int64_t placement_evaluations = joint::kDefaultEvaluations;  // the joint search's budget
+  // Stages serve and generate: the joint search's placements reused by representative or not.
+  serve::PlacementReuseMode placement_reuse = serve::kDefaultPlacementReuse;
   ServePoint serve;     // stage serve
 };
 

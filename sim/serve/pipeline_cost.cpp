@@ -21,20 +21,33 @@ namespace lightcode::serve {
 namespace {
 constexpr std::pair<LayerPricing, std::string_view> kLayerPricings[] = {
     {LayerPricing::all, "all"}, {LayerPricing::extrapolated, "extrapolated"}, {LayerPricing::automatic, "auto"}};
-}  // namespace
+constexpr std::pair<PlacementReuseMode, std::string_view> kPlacementReuses[] = {
+    {PlacementReuseMode::none, "none"}, {PlacementReuseMode::by_class, "by_class"}};
 
-std::string_view layer_pricing_name(LayerPricing p) {
-  for (const auto& [value, name] : kLayerPricings) {
-    if (value == p) return name;
+template <class E, size_t N>
+std::string_view name_in(const std::pair<E, std::string_view> (&table)[N], E value) {
+  for (const auto& [v, name] : table) {
+    if (v == value) return name;
   }
   return "?";
 }
 
-LayerPricing parse_layer_pricing(std::string_view name) {
-  for (const auto& [value, text] : kLayerPricings) {
+template <class E, size_t N>
+E parse_in(const std::pair<E, std::string_view> (&table)[N], std::string_view name, const char* what) {
+  std::string known;
+  for (const auto& [value, text] : table) {
     if (text == name) return value;
+    known += (known.empty() ? "" : ", ") + std::string(text);
   }
-  throw Error("unknown layer pricing '" + std::string(name) + "' (known: all, extrapolated, auto)");
+  throw Error("unknown " + std::string(what) + " '" + std::string(name) + "' (known: " + known + ")");
+}
+}  // namespace
+
+std::string_view layer_pricing_name(LayerPricing p) { return name_in(kLayerPricings, p); }
+LayerPricing parse_layer_pricing(std::string_view name) { return parse_in(kLayerPricings, name, "layer pricing"); }
+std::string_view placement_reuse_name(PlacementReuseMode r) { return name_in(kPlacementReuses, r); }
+PlacementReuseMode parse_placement_reuse(std::string_view name) {
+  return parse_in(kPlacementReuses, name, "placement reuse");
 }
 
 bool builds_every_layer(LayerPricing pricing, int64_t layers) {
@@ -119,20 +132,54 @@ IterationEstimate PipelineIterationCost::run_pipeline(const frontend::Batch& bat
                            Energy::pj(one.energy.picojoules() + static_cast<double>(layers - 1) * per_layer_pj)};
 }
 
+int64_t representative_length(int64_t tokens) {
+  if (tokens <= 0) return tokens;
+  int64_t p = 1;
+  while (p <= tokens / 2) p *= 2;
+  return p;
+}
+
+frontend::Batch representative_batch(const frontend::Batch& batch) {
+  frontend::Batch out = batch;
+  for (frontend::SequenceSlot& s : out.sequences) {
+    if (s.new_tokens > 1) s.new_tokens = std::max<int64_t>(2, representative_length(s.new_tokens));
+    s.context = representative_length(s.context);
+  }
+  return out;
+}
+
+ir::Graph PipelineIterationCost::build(const frontend::ModelConfig& model, const frontend::Batch& batch) const {
+  ir::Graph graph = frontend::build_iteration(model, batch, frontend::Logits::last);
+  ++graphs_;
+  const ir::InputTypeRule rule = system_->profile().input_rule();
+  if (graph.input_rule() != rule) graph.apply_input_rule(rule);
+  return graph;
+}
+
 IterationEstimate PipelineIterationCost::run_graph(const frontend::ModelConfig& model,
                                                    const frontend::Batch& batch) const {
   const hw::System& system = *system_;
-  ir::Graph graph = frontend::build_iteration(model, batch, frontend::Logits::last);
-  ++graphs_;
-  const ir::InputTypeRule rule = system.profile().input_rule();
-  if (graph.input_rule() != rule) graph.apply_input_rule(rule);
+  ir::Graph graph = build(model, batch);
   if (options_.joint_search) {
     // What a point of the same graph runs (sweep::run_point): the joint search, splitting a
-    // dominant product across units when that pays.
+    // dominant product across units when that pays; or its representative's answer.
     joint::JointOptions search;
     search.evaluations = options_.joint_evaluations;
-    const joint::Answer a = joint::place_with_splits(std::make_unique<const ir::Graph>(std::move(graph)), system,
-                                                     objective_, *policy_, search);
+    auto built = std::make_unique<const ir::Graph>(std::move(graph));
+    joint::Answer a;
+    if (options_.reuse == PlacementReuseMode::by_class) {
+      const frontend::Batch rep = representative_batch(batch);
+      std::vector<int64_t> key{model.num_hidden_layers};
+      for (const frontend::SequenceSlot& s : rep.sequences) {
+        key.push_back(s.new_tokens);
+        key.push_back(s.context);
+      }
+      a = reuse_.place(
+          std::move(built), key, [&] { return std::make_unique<const ir::Graph>(build(model, rep)); }, system,
+          objective_, *policy_, search);
+    } else {
+      a = joint::place_with_splits(std::move(built), system, objective_, *policy_, search);
+    }
     return IterationEstimate{a.result.cost.makespan, Energy::pj(a.result.cost.dynamic_pj)};
   }
   const opt::StackedGraph stacks(graph, system);

@@ -24,6 +24,7 @@ const Param& scheduler();
 const Param& fidelity();
 const Param& pareto();
 const Param& placement_evaluations();
+const Param& placement_reuse();  // stages serve and generate
 
 // A built-in model name, or a TVM graph file resolved against the value's file (which must
 // exist).

@@ -28,7 +28,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -39,6 +41,8 @@
 #include "frontend/models/model_config.hpp"
 #include "hw_models/registry.hpp"
 #include "hw_models/system.hpp"
+#include "frontend/models/model_builder.hpp"
+#include "sim/joint/placement_reuse.hpp"
 #include "sim/serve/batching_continuous.hpp"
 #include "sim/serve/generator.hpp"
 #include "sim/serve/composed_cost.hpp"
@@ -273,8 +277,72 @@ void layer_pricing_llama(benchmark::State& state, const char* system_name, opt::
   }
 }
 
+// Placement reuse (sim/joint/placement_reuse.hpp) against a fresh joint search at every size:
+// llama-2-7b graphs of two decoder layers (what `iteration_layers: auto` builds), decode batches
+// of d sequences at contexts 8..2048, each with serving's representative (the context rounded
+// down to a power of two). Relative errors (%) of time and dynamic energy, each side's CPU
+// time, searches run (representatives and guarded graphs).
+void placement_reuse_llama(benchmark::State& state, const char* system_name, opt::Objective objective) {
+  const auto system = system_file(system_name);
+  frontend::ModelConfig model = frontend::builtin_model("llama-2-7b");
+  model.num_hidden_layers = 2;
+  const sched::SchedulingPolicy& policy = sched::default_policies().at("list");
+  const auto cpu = [] { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; };
+  const auto graph = [&](int64_t d, int64_t context) {
+    frontend::Batch b;
+    b.sequences.assign(static_cast<size_t>(d), frontend::SequenceSlot{1, context});
+    ir::Graph g = frontend::build_iteration(model, b, frontend::Logits::last);
+    g.apply_input_rule(system->profile().input_rule());
+    return std::make_unique<const ir::Graph>(std::move(g));
+  };
+  for (auto _ : state) {
+    double fresh_s = 0.0, reused_s = 0.0, max_t = 0.0, sum_t = 0.0, max_e = 0.0, sum_e = 0.0;
+    int n = 0, differ = 0;
+    int64_t searches = 0;
+    for (const int64_t d : {1, 8, 32}) {
+      joint::PlacementReuse reuse;
+      for (int64_t c = 8; c <= 2048; c *= 2) {
+        const double t0 = cpu();
+        const joint::Answer f = joint::place_with_splits(graph(d, c), *system, objective, policy);
+        const double t1 = cpu();
+        frontend::Batch one;
+        one.sequences.push_back(frontend::SequenceSlot{1, c});
+        const int64_t rep = representative_batch(one).sequences[0].context;
+        const joint::Answer r =
+            reuse.place(graph(d, c), {d, rep}, [&] { return graph(d, rep); }, *system, objective, policy);
+        const double t2 = cpu();
+        fresh_s += t1 - t0;
+        reused_s += t2 - t1;
+        const auto rel = [](double a, double b) { return b != 0.0 ? std::abs(a - b) / b : 0.0; };
+        const double et = rel(r.result.cost.makespan.seconds(), f.result.cost.makespan.seconds());
+        const double ee = rel(r.result.cost.dynamic_pj, f.result.cost.dynamic_pj);
+        max_t = std::max(max_t, et);
+        max_e = std::max(max_e, ee);
+        sum_t += et;
+        sum_e += ee;
+        differ += r.result.placement.choice != f.result.placement.choice ? 1 : 0;
+        ++n;
+      }
+      searches += reuse.searches();
+    }
+    state.counters["graphs"] = n;
+    state.counters["searches"] = static_cast<double>(searches);
+    state.counters["placements_differ"] = differ;
+    state.counters["time_max_pct"] = 100.0 * max_t;
+    state.counters["time_mean_pct"] = 100.0 * sum_t / n;
+    state.counters["energy_max_pct"] = 100.0 * max_e;
+    state.counters["energy_mean_pct"] = 100.0 * sum_e / n;
+    state.counters["cpu_fresh_s"] = fresh_s;
+    state.counters["cpu_reused_s"] = reused_s;
+  }
+}
+
 }  // namespace
 
+BENCHMARK_CAPTURE(placement_reuse_llama, h100_time, "h100_sxm.yaml", opt::Objective::time)
+    ->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(placement_reuse_llama, dota_b_energy, "gpu_dota_b.yaml", opt::Objective::energy)
+    ->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(serve_llama2_h100)->Arg(1000)->Arg(100'000)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
 BENCHMARK(serve_llama3_dota_b)->Arg(1000)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
 BENCHMARK(generate_llama2)->Arg(1024)->Arg(8192)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();

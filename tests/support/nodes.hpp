@@ -1,6 +1,7 @@
 #pragma once
 // Nodes for tests: a free-standing op with given input and output shapes (what cost models
 // read), or a node wired to producers (for graph tests).
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,23 @@ inline ir::Node wired(const std::string& kind, std::vector<ir::Input> inputs, ir
   n.inputs = std::move(inputs);
   n.outputs = {ir::TensorType{output, ir::DType::float32}};
   return n;
+}
+
+// One dense product "big", [rows, 16384] x [16384, 16384] float16, the graph's only op: on
+// H100 + DOTA-B the joint search splits it between the PHU and the GPU.
+inline std::unique_ptr<ir::Graph> big_product_graph(int64_t rows) {
+  auto graph = std::make_unique<ir::Graph>();
+  const ir::NodeId x = graph->add(memory("x", ir::Shape{rows, 16384}));
+  const ir::NodeId w = graph->add(memory("w", ir::Shape{16384, 16384}));
+  ir::Node d;
+  d.kind = ir::OpKind::dense;
+  d.kind_name = "dense";
+  d.name = "big";
+  d.inputs = {{x, 0}, {w, 0}};
+  d.outputs = {ir::TensorType{ir::Shape{rows, 16384}, ir::DType::float16}};
+  graph->add_head({graph->add(std::move(d)), 0});
+  graph->validate();
+  return graph;
 }
 
 }  // namespace lightcode::test

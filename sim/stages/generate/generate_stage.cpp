@@ -9,6 +9,7 @@
 #include "frontend/load_model.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/limits.hpp"
+#include "sim/joint/placement_reuse.hpp"
 #include "sim/results/trace.hpp"
 #include "sim/stages/graph/graph_stage.hpp"
 #include "sim/stages/stage_rows.hpp"
@@ -143,8 +144,10 @@ PointRun run_generation(const PointSpec& point, const PointOptions& options) {
   engine::EventResult measured;
   Time analytical, ttft, decode, end;
   int64_t first = 0;  // the step's first task id over the whole generation
+  joint::PlacementReuse reuse;  // placement_reuse: by_class
+  joint::PlacementReuse* reusing = point.placement_reuse == serve::PlacementReuseMode::by_class ? &reuse : nullptr;
   for (int64_t t = 0; t < point.new_tokens; ++t) {
-    PlannedPoint step = plan_point(generation_step(point, t));
+    PlannedPoint step = plan_point(generation_step(point, t), reusing);
     if (t == 0) {
       sum = step.run.result.summary;
       system.emplace(std::move(step.system));
@@ -203,7 +206,7 @@ const ParamTable& generate_table() {
       "stage.generate",
       "Stage generate: a prompt's prefill, then one decode step per further token.",
       {rows::logits(), rows::precision(), rows::sequence_length(), rows::new_tokens(), rows::system(),
-       rows::fidelity(), rows::pareto(), rows::placement_evaluations()}};
+       rows::fidelity(), rows::pareto(), rows::placement_evaluations(), rows::placement_reuse()}};
   return table;
 }
 
@@ -212,6 +215,9 @@ void read_generate(const Params& p, PointSpec& s) {
     p.at("model").fail("stage generate needs a built-in model (a TVM graph file is one traced stage)");
   }
   read_graph_keys(p, s);
+  if (hw::profile_named(s.profile).places_with_schedule()) {
+    s.placement_reuse = serve::parse_placement_reuse(p.choice("placement_reuse"));
+  }
   s.new_tokens = p.count("new_tokens");
   if (s.sequence_length + s.new_tokens > limits::kSequenceLength.value) {
     p.at("new_tokens").fail("sequence_length + new_tokens = " + std::to_string(s.sequence_length + s.new_tokens) +

@@ -70,12 +70,14 @@ const ReplicaCosts& replica_costs(const PointSpec& point, const std::string& sys
                           std::to_string(point.placement_evaluations) + "\n" +
                           std::string(iteration_cost_name(point.serve.iteration_cost)) + "\n" +
                           (composed ? std::to_string(point.serve.cost_grid_bits) : "") + "\n" +
-                          std::string(serve::layer_pricing_name(point.serve.iteration_layers));
+                          std::string(serve::layer_pricing_name(point.serve.iteration_layers)) + "\n" +
+                          std::string(serve::placement_reuse_name(point.placement_reuse));
   if (const auto it = shared.find(key); it != shared.end()) return it->second;
   serve::PipelineCostOptions options;
   options.joint_search = hw::profile_named(point.profile).places_with_schedule();
   options.joint_evaluations = static_cast<int>(point.placement_evaluations);
   options.layers = point.serve.iteration_layers;
+  options.reuse = point.placement_reuse;
   ReplicaCosts costs;
   costs.exact = std::make_shared<serve::PipelineIterationCost>(model, std::move(system), objective,
                                                                policy, options);
@@ -298,6 +300,7 @@ const ParamTable& serve_table() {
                    "shipped GPT-2 studies keep their figures), extrapolated above (a 32-layer batch built whole "
                    "takes seconds)"),
           rows::placement_evaluations(),
+          rows::placement_reuse(),
       }};
   return table;
 }
@@ -311,7 +314,10 @@ void read_serve(const Params& p, PointSpec& s) {
     p.at("model").fail("stage serve builds each iteration's batch from a built-in model, not a TVM graph file");
   }
   s.fidelity = Fidelity::analytical;  // a serve point times its iterations analytically
-  if (hw::profile_named(s.profile).places_with_schedule()) s.placement_evaluations = p.count("placement_evaluations");
+  if (hw::profile_named(s.profile).places_with_schedule()) {
+    s.placement_evaluations = p.count("placement_evaluations");
+    s.placement_reuse = serve::parse_placement_reuse(p.choice("placement_reuse"));
+  }
   ConfigNode batching;  // an absent mapping: every key its default
   if (p.has("batching")) {
     p.mark("batching");

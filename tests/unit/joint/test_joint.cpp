@@ -169,17 +169,7 @@ TEST_CASE("splitting an articulation product between the PHU and the GPU lowers 
   // One large product alone (H100 + DOTA-B): the GPU runs it fastest, but the PHU beside it
   // can take some of its rows at the same time.
   const hw::System system = load_system("gpu_dota_b.yaml");
-  auto graph = std::make_unique<ir::Graph>();
-  const ir::NodeId x = graph->add(test::memory("x", ir::Shape{32768, 16384}));
-  const ir::NodeId w = graph->add(test::memory("w", ir::Shape{16384, 16384}));
-  ir::Node d;
-  d.kind = ir::OpKind::dense;
-  d.kind_name = "dense";
-  d.name = "big";
-  d.inputs = {{x, 0}, {w, 0}};
-  d.outputs = {ir::TensorType{ir::Shape{32768, 16384}, ir::DType::float16}};
-  graph->add_head({graph->add(std::move(d)), 0});
-  graph->validate();
+  std::unique_ptr<ir::Graph> graph = test::big_product_graph(32768);
   const sched::SchedulingPolicy& list = sched::default_policies().at("list");
   const opt::StackedGraph plain(*graph, system);
   const opt::Partition plain_part = opt::partition_for(plain);

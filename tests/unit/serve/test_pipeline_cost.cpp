@@ -275,3 +275,39 @@ TEST_CASE("iteration layers: auto builds gpt2 whole and extrapolates llama-2-7b,
   (void)llama.estimate(one);
   CHECK(llama.graphs() == 2);  // one layer and two
 }
+
+TEST_CASE("placement reuse by class: representatives, names, and a batch at its representative's sizes as searched") {
+  CHECK(representative_length(0) == 0);
+  CHECK(representative_length(1) == 1);
+  CHECK(representative_length(3) == 2);
+  CHECK(representative_length(1024) == 1024);
+  CHECK(representative_length(1500) == 1024);
+  const frontend::Batch rep = representative_batch(batch({{1, 300}, {700, 0}, {3, 9}}));
+  CHECK(rep.sequences[0].new_tokens == 1);  // a decode stays a decode
+  CHECK(rep.sequences[0].context == 256);
+  CHECK(rep.sequences[1].new_tokens == 512);
+  CHECK(rep.sequences[1].context == 0);  // a whole prompt stays a whole prompt
+  CHECK(rep.sequences[2].new_tokens == 2);
+  CHECK(rep.sequences[2].context == 8);
+  for (PlacementReuseMode m : {PlacementReuseMode::none, PlacementReuseMode::by_class}) {
+    CHECK(parse_placement_reuse(placement_reuse_name(m)) == m);
+  }
+  CHECK_THROWS_WITH_AS(parse_placement_reuse("auto"), doctest::Contains("known: none, by_class"), Error);
+
+  // The joint search (as a serving point runs it) with and without reuse: a batch whose sizes
+  // are its representative's is priced as searched; others take the representative's placement.
+  PipelineCostOptions searched;
+  searched.joint_search = true;
+  PipelineCostOptions reused = searched;
+  reused.reuse = PlacementReuseMode::by_class;
+  const PipelineIterationCost every(frontend::builtin_model("gpt2"), gpu_system(), opt::Objective::time,
+                                    list_policy(), searched);
+  const PipelineIterationCost by_class(frontend::builtin_model("gpt2"), gpu_system(), opt::Objective::time,
+                                       list_policy(), reused);
+  for (const frontend::Batch& b : {decodes({64, 64, 128}), batch({{1, 256}, {64, 0}})}) {
+    CHECK(by_class.estimate(b).time == every.estimate(b).time);
+    CHECK(by_class.estimate(b).energy.picojoules() == doctest::Approx(every.estimate(b).energy.picojoules()));
+  }
+  const frontend::Batch other = decodes({80, 90, 150});
+  CHECK(relative(by_class.estimate(other).time.seconds(), every.estimate(other).time.seconds()) < 0.05);
+}

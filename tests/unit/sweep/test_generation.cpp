@@ -12,6 +12,7 @@
 #include <string>
 
 #include "sim/core/error.hpp"
+#include "sim/serve/pipeline_cost.hpp"
 #include "sim/stages/generate/generate_stage.hpp"
 #include "sim/sweep/run_point.hpp"
 #include "tests/support/paths.hpp"
@@ -200,4 +201,25 @@ TEST_CASE("generation: peak memory does not grow with the tokens (1024 and 8192 
   const long many = peak_rss_kib(scenario(8192), s.path("many.h5"));
   MESSAGE("peak resident set: " << few << " KiB at 1024 tokens, " << many << " KiB at 8192");
   CHECK(static_cast<double>(many) < 1.2 * static_cast<double>(few));
+}
+
+TEST_CASE("generation with placement_reuse: by_class: one-sequence decode steps as every step searched, to the picosecond") {
+  // Each step takes the placement of its representative (the KV length rounded down to a power
+  // of two), guarded by list scheduling; decode steps of one sequence do not move it
+  // (docs/PERFORMANCE.md, "Placement reuse"), so every figure is the per-step search's.
+  for (const char* system : {"h100_sxm.yaml", "gpu_dota_b.yaml"}) {
+    CAPTURE(system);
+    sweep::PointSpec searched = test::generate_point("gpt2", 100, 40, system);
+    sweep::PointSpec reused = searched;
+    reused.placement_reuse = serve::PlacementReuseMode::by_class;
+    const results::PointSummary a = sweep::run_point(searched).result.summary;
+    const results::PointSummary b = sweep::run_point(reused).result.summary;
+    CHECK(b.makespan == a.makespan);
+    CHECK(b.energy_pj == doctest::Approx(a.energy_pj).epsilon(1e-12));
+    CHECK(b.ttft_s == a.ttft_s);
+    CHECK(b.tpot_s == a.tpot_s);
+    CHECK(b.photonic_selected == a.photonic_selected);
+    // The reused steps ran no search of their own.
+    CHECK(b.placement_evaluations < a.placement_evaluations);
+  }
 }

@@ -202,6 +202,40 @@ void improve(const opt::StackedGraph& stacks, Search& search) {
   }
 }
 
+// The sum selection for energy + P x time at each of `powers` (ascending), solved at as few of
+// them as the answers allow: E + P x T is linear in P for every placement, so one that is
+// optimal at two powers is optimal at every power between (its line lies on the lower envelope
+// at both ends, which is concave); the powers between two equal answers take that answer
+// without a solve. (Only a placement of the same summed time and energy could tie it there.)
+std::vector<std::vector<int32_t>> energy_seeds(const opt::StackedGraph& stacks, const opt::Partition& part,
+                                               const std::vector<double>& powers) {
+  std::vector<std::vector<int32_t>> out(powers.size());
+  const auto solve = [&](size_t i) {
+    if (out[i].empty()) out[i] = opt::place(stacks, part, opt::Objective::energy, true, powers[i]).choice;
+  };
+  // Bisection over index ranges [lo, hi] whose ends are solved.
+  std::vector<std::pair<size_t, size_t>> ranges;
+  if (!powers.empty()) {
+    solve(0);
+    solve(powers.size() - 1);
+    ranges.emplace_back(0, powers.size() - 1);
+  }
+  while (!ranges.empty()) {
+    const auto [lo, hi] = ranges.back();
+    ranges.pop_back();
+    if (hi - lo < 2) continue;
+    if (out[lo] == out[hi]) {
+      for (size_t i = lo + 1; i < hi; ++i) out[i] = out[lo];
+      continue;
+    }
+    const size_t mid = lo + (hi - lo) / 2;
+    solve(mid);
+    ranges.emplace_back(lo, mid);
+    ranges.emplace_back(mid, hi);
+  }
+  return out;
+}
+
 }  // namespace
 
 JointResult place_jointly(const opt::StackedGraph& stacks, const opt::Partition& part,
@@ -229,9 +263,8 @@ JointResult place_jointly(const opt::StackedGraph& stacks, const opt::Partition&
     for (int k = -3; k <= 3; ++k) powers.push_back(average_w * std::pow(4.0, k));
     std::sort(powers.begin(), powers.end());
     powers.erase(std::unique(powers.begin(), powers.end()), powers.end());
-    for (double w : powers) {
-      search.offer(opt::place(stacks, part, opt::Objective::energy, true, w).choice,
-                   "sum:energy+P*time");
+    for (const std::vector<int32_t>& choice : energy_seeds(stacks, part, powers)) {
+      search.offer(choice, "sum:energy+P*time");
     }
     if (objective == opt::Objective::edp) {
       // Only EDP needs the sum selection's Pareto fronts (every other seed keeps one

@@ -47,8 +47,9 @@
 // What it saves: the graphs are 1 and 2 layers instead of L, so expansion, scheduling and the
 // joint search's evaluations shrink by about L / 3; the selection (opt::place) solves each
 // distinct subgraph once whatever the layer count, and the first layer's subgraph is solved in
-// both graphs. For llama-2-7b batches that selection (select_exact's EDP fronts) is most of
-// the time either way (docs/PERFORMANCE.md, "Serving Llama-class models").
+// both graphs. For llama-2-7b batches the selection's dynamic programme (the joint search's
+// time and energy seeds) is still most of the time (docs/PERFORMANCE.md, "Serving Llama-class
+// models").
 //
 // Memoised by the batch's shape: the key is (new_tokens, context) per sequence in batch order
 // (order barely changes the cost, but keeping it keeps the answer exact). context_bucket > 0

@@ -220,12 +220,14 @@ void serve_llama3_dota_b(benchmark::State& state) {
   report(state, r);
 }
 
+// Arguments: tokens, and 1 for `placement_reuse: by_class` (0: every step searched).
 void generate_llama2(benchmark::State& state) {
   ProcessRun r;
   for (auto _ : state) {
     r = run_process("name: bench\nmodel: llama-2-7b\nstage: generate\nsequence_length: 128\nnew_tokens: " +
                     std::to_string(state.range(0)) + "\nobjective: time\nfidelity: analytical\nsystem: " +
-                    system_path("h100_sxm.yaml") + "\n");
+                    system_path("h100_sxm.yaml") + "\nplacement_reuse: " + (state.range(1) ? "by_class" : "none") +
+                    "\n");
   }
   report(state, r);
 }
@@ -345,7 +347,13 @@ BENCHMARK_CAPTURE(placement_reuse_llama, dota_b_energy, "gpu_dota_b.yaml", opt::
     ->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(serve_llama2_h100)->Arg(1000)->Arg(100'000)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
 BENCHMARK(serve_llama3_dota_b)->Arg(1000)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
-BENCHMARK(generate_llama2)->Arg(1024)->Arg(8192)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK(generate_llama2)
+    ->Args({1024, 0})
+    ->Args({1024, 1})
+    ->Args({8192, 1})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime();
 BENCHMARK(long_prompt_llama2)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
 BENCHMARK_CAPTURE(layer_pricing_llama, h100_time, "h100_sxm.yaml", opt::Objective::time)
     ->Iterations(1)->Unit(benchmark::kSecond);

@@ -209,7 +209,8 @@ TEST_CASE("generation with placement_reuse: by_class: one-sequence decode steps 
   // (docs/PERFORMANCE.md, "Placement reuse"), so every figure is the per-step search's.
   for (const char* system : {"h100_sxm.yaml", "gpu_dota_b.yaml"}) {
     CAPTURE(system);
-    sweep::PointSpec searched = test::generate_point("gpt2", 100, 40, system);
+    // KV lengths 124..135: representatives 64 and 128.
+    sweep::PointSpec searched = test::generate_point("gpt2", 124, 12, system);
     sweep::PointSpec reused = searched;
     reused.placement_reuse = serve::PlacementReuseMode::by_class;
     const results::PointSummary a = sweep::run_point(searched).result.summary;

@@ -6,8 +6,8 @@
 // static power x makespan, and `edp` their product: the objective is what the report prints.
 //
 // The search fills one archive of non-dominated (makespan, energy) placements, and every
-// objective's answer is the archive's minimum for it. The archive depends on the objective only
-// through the EDP seed (below), which only the edp objective runs. Candidates, in this order:
+// objective's answer is the archive's minimum for it. The archive depends on the objective
+// through the seeds each objective runs (below). Candidates, in this order:
 //   - exhaustive: when the consistent placements number at most kExhaustiveLimit, all of them,
 //     so the answer is the optimum over placements for the point's scheduler (`exact`);
 //   - otherwise seeds: the sum selection (opt::place) for time, for edp, and for
@@ -15,9 +15,11 @@
 //     power (the system's static power, P = 0 and 1e-9 of the average, which breaks ties of
 //     energy by time, among them), each solving the sum problem the selector can solve exactly
 //     (the EDP seed's fronts bounded by JointOptions::edp_seed, opt/bounded_selection.hpp:
-//     within 5 % of the exact sum EDP by default; the EDP seed only for the edp objective: its
-//     fronts are most of a search on large batches, and the other objectives' answers barely
-//     need it, measured in docs/PERFORMANCE.md "Serving Llama-class models"); then list
+//     within 5 % of the exact sum EDP by default). Seeds only for the objectives that need
+//     them: the EDP seed for edp, the energy + P x time seeds for energy and edp (on large
+//     batches they are most of a search; without them the shipped studies' figures are the
+//     same and Llama serving moves by tenths of a percent: docs/PERFORMANCE.md "Serving
+//     Llama-class models"); then list
 //     scheduling on the unexpanded graph that gives each op the candidate finishing earliest
 //     given the units' queues and its inputs' transfers (HEFT's rule; ops in the time seed's
 //     fused groups keep them), and variants that weigh a candidate's energy against the

@@ -76,7 +76,7 @@ bool PlacementReuse::reuse(const Known& known, Answer& a, opt::Objective objecti
   JointResult r = timed(known.choice);
   // The guard: list scheduling from the reused placement at these sizes (cheap, and aware of
   // the units' overlap, which is what moves with load). When it does better by more than the
-  // tolerance, the sizes have moved the class's answer: searched again.
+  // tolerance, the sizes have moved the answer: the caller searches the graph itself.
   const double watts = objective == opt::Objective::time ? 0.0 : hw::static_power_watts(system);
   const JointResult guard = timed(earliest_finish_placement(*at.stacks, known.choice, watts));
   if (!std::isfinite(r.score) || guard.score < r.score * (1.0 - kReuseTolerance)) return false;

@@ -77,9 +77,11 @@ bool PlacementReuse::reuse(const Known& known, Answer& a, opt::Objective objecti
   // The guard: list scheduling from the reused placement at these sizes (cheap, and aware of
   // the units' overlap, which is what moves with load). When it does better by more than the
   // tolerance, the sizes have moved the answer: the caller searches the graph itself.
+  // (A guard that places alike scores alike: it is timed only when it differs.)
   const double watts = objective == opt::Objective::time ? 0.0 : hw::static_power_watts(system);
-  const JointResult guard = timed(earliest_finish_placement(*at.stacks, known.choice, watts));
-  if (!std::isfinite(r.score) || guard.score < r.score * (1.0 - kReuseTolerance)) return false;
+  std::vector<int32_t> listed = earliest_finish_placement(*at.stacks, known.choice, watts);
+  if (!std::isfinite(r.score)) return false;
+  if (listed != known.choice && timed(std::move(listed)).score < r.score * (1.0 - kReuseTolerance)) return false;
   r.origin = "reused:" + known.origin;
   r.lower_bound = lower_bound(*at.stacks).score(objective);
   r.gap = r.lower_bound > 0.0 ? r.score / r.lower_bound - 1.0 : 0.0;

@@ -49,36 +49,31 @@ void copy_id(const char* name, hid_t& id) { id = *static_cast<const hid_t*>(symb
 
 extern "C" {
 
-hid_t H5P_CLS_DATASET_CREATE_ID_g = H5I_INVALID_HID;
-hid_t H5P_CLS_DATASET_XFER_ID_g = H5I_INVALID_HID;
-hid_t H5P_CLS_FILE_ACCESS_ID_g = H5I_INVALID_HID;
-hid_t H5P_CLS_FILE_CREATE_ID_g = H5I_INVALID_HID;
-hid_t H5P_CLS_GROUP_CREATE_ID_g = H5I_INVALID_HID;
-hid_t H5T_C_S1_g = H5I_INVALID_HID;
-hid_t H5T_IEEE_F64LE_g = H5I_INVALID_HID;
-hid_t H5T_NATIVE_DOUBLE_g = H5I_INVALID_HID;
-hid_t H5T_NATIVE_INT32_g = H5I_INVALID_HID;
-hid_t H5T_NATIVE_INT64_g = H5I_INVALID_HID;
-hid_t H5T_STD_I32LE_g = H5I_INVALID_HID;
-hid_t H5T_STD_I64LE_g = H5I_INVALID_HID;
+// The library's global ids the headers name, each copied from libhdf5 when it is opened.
+#define LC_HDF5_GLOBAL_IDS(X) \
+  X(H5P_CLS_DATASET_CREATE_ID_g) \
+  X(H5P_CLS_DATASET_XFER_ID_g) \
+  X(H5P_CLS_FILE_ACCESS_ID_g) \
+  X(H5P_CLS_FILE_CREATE_ID_g) \
+  X(H5P_CLS_GROUP_CREATE_ID_g) \
+  X(H5T_C_S1_g) \
+  X(H5T_IEEE_F64LE_g) \
+  X(H5T_NATIVE_DOUBLE_g) \
+  X(H5T_NATIVE_INT32_g) \
+  X(H5T_NATIVE_INT64_g) \
+  X(H5T_STD_I32LE_g) \
+  X(H5T_STD_I64LE_g)
+
+#define LC_HDF5_DEFINE_ID(name) hid_t name = H5I_INVALID_HID;
+LC_HDF5_GLOBAL_IDS(LC_HDF5_DEFINE_ID)
 
 herr_t H5open(void) {
   static const auto real = function<decltype(&H5open)>("H5open");
   const herr_t status = real();
   static std::once_flag copied;
   std::call_once(copied, [] {
-    copy_id("H5P_CLS_DATASET_CREATE_ID_g", H5P_CLS_DATASET_CREATE_ID_g);
-    copy_id("H5P_CLS_DATASET_XFER_ID_g", H5P_CLS_DATASET_XFER_ID_g);
-    copy_id("H5P_CLS_FILE_ACCESS_ID_g", H5P_CLS_FILE_ACCESS_ID_g);
-    copy_id("H5P_CLS_FILE_CREATE_ID_g", H5P_CLS_FILE_CREATE_ID_g);
-    copy_id("H5P_CLS_GROUP_CREATE_ID_g", H5P_CLS_GROUP_CREATE_ID_g);
-    copy_id("H5T_C_S1_g", H5T_C_S1_g);
-    copy_id("H5T_IEEE_F64LE_g", H5T_IEEE_F64LE_g);
-    copy_id("H5T_NATIVE_DOUBLE_g", H5T_NATIVE_DOUBLE_g);
-    copy_id("H5T_NATIVE_INT32_g", H5T_NATIVE_INT32_g);
-    copy_id("H5T_NATIVE_INT64_g", H5T_NATIVE_INT64_g);
-    copy_id("H5T_STD_I32LE_g", H5T_STD_I32LE_g);
-    copy_id("H5T_STD_I64LE_g", H5T_STD_I64LE_g);
+#define LC_HDF5_COPY_ID(name) copy_id(#name, name);
+    LC_HDF5_GLOBAL_IDS(LC_HDF5_COPY_ID)
   });
   return status;
 }

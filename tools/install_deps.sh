@@ -10,6 +10,7 @@ packages=(
   libhdf5-dev             # results files (C++ API)
   nlohmann-json3-dev      # TVM graph JSON, --json output
   libcli11-dev            # command line
+  libjemalloc-dev         # the lightcode program's allocator (CMakeLists.txt, LIGHTCODE_JEMALLOC)
   doctest-dev             # unit tests
   libbenchmark-dev        # tests/bench
   python3 python3-h5py python3-matplotlib python3-numpy   # tools/plot.py and HDF5 checks

@@ -32,16 +32,22 @@ Value join_sequences(GraphEmitter& e, const std::vector<Value>& parts, int axis,
 Value attend_per_sequence(GraphEmitter& e, const Iteration& it, const std::string& scope, Value q,
                           Value k, Value v,
                           const std::function<Value(size_t, Value, Value, Value)>& attention) {
-  const std::vector<Value> qs = split_sequences(e, it, q, 1);
-  const std::vector<Value> ks = split_sequences(e, it, k, 1);
-  const std::vector<Value> vs = split_sequences(e, it, v, 1);
-  std::vector<Value> merged;
+  if (it.single()) return attention(0, q, k, v);
+  Value joined{};
+  int64_t begin = 0;
   for (size_t j = 0; j < it.sequences.size(); ++j) {
+    const int64_t end = begin + it.sequences[j].tokens;
+    e.set_scope(scope);
+    const Value qj = e.strided_slice(q, 1, begin, end, "sequence_rows");
+    const Value kj = e.strided_slice(k, 1, begin, end, "sequence_rows");
+    const Value vj = e.strided_slice(v, 1, begin, end, "sequence_rows");
+    begin = end;
     e.set_scope(sequence_scope(it, scope, j));
-    merged.push_back(attention(j, qs[j], ks[j], vs[j]));
+    const Value m = attention(j, qj, kj, vj);
+    e.set_scope(scope);
+    joined = j == 0 ? m : e.concatenate(joined, m, 0, "merge_sequences");
   }
-  e.set_scope(scope);
-  return join_sequences(e, merged, 0, "merge_sequences");
+  return joined;
 }
 
 Value merge_heads(GraphEmitter& e, Value probs, Value v_t, std::string_view view_label) {

@@ -15,6 +15,7 @@
 #include "sim/app/commands.hpp"
 #include "sim/app/overrides.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/ordered_work.hpp"
 #include "sim/core/output_file.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/output_lock.hpp"
@@ -39,6 +40,7 @@ struct RunOptions {
   bool no_contention = false;
   bool spill_sram = false;
   bool details = false;
+  int threads = hardware_threads();
 };
 
 // A per-point file name: the path itself for one point, else "<stem>.<id><ext>".
@@ -115,6 +117,7 @@ int run(const RunOptions& o) {
     options.engine.vcd_path = per_point(vcd, p.id, scenario.points.size());
     options.trace_path = per_point(o.trace, p.id, scenario.points.size());
     options.every_task = !o.listing.empty();  // a generation's every step in the listing
+    options.threads = o.threads;
     // The event engine runs once per process: each event point gets a worker process.
     const auto started = std::chrono::steady_clock::now();
     results::PointResult result =
@@ -178,6 +181,10 @@ void register_run(CLI::App& app, CommandAction& action) {
   cmd->add_option("--trace", o->trace, "Write a Perfetto / Chrome trace (JSON) of the timeline; per point when several");
   cmd->add_option("--vcd", o->vcd, "Event fidelity: write unit busy signals as a VCD waveform (GTKWave)");
   cmd->add_flag("--details", o->details, "Print each point's energy breakdown and unit utilisation");
+  cmd->add_option("--threads", o->threads,
+                  "Stage generate: threads that plan decode steps ahead (the results are the same for any count)")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   cmd->callback([o, &action] { action = [o] { return run(*o); }; });
 }
 

@@ -2,6 +2,7 @@
 // `lightcode merge` (shards into one results file).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -9,6 +10,7 @@
 #include "sim/app/commands.hpp"
 #include "sim/app/overrides.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/ordered_work.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/output_lock.hpp"
 #include "sim/results/console_table.hpp"
@@ -50,6 +52,7 @@ int sweep(const SweepCli& c) {
   sweep::parse_shard(c.shard, o.shard_index, o.shard_count);
   o.output = !c.out.empty() ? c.out : (scenario.output.empty() ? "results/" + scenario.name + ".h5" : scenario.output);
   o.point.engine.contention = !c.no_contention;
+  o.point.threads = std::max(1, hardware_threads() / std::max(1, c.jobs));  // the cores shared by the jobs
   if (!c.quiet) {
     o.progress = &std::cerr;
     o.progress_bar = ::isatty(STDERR_FILENO) != 0;

@@ -71,21 +71,22 @@ void Graph::validate() const {
     }
     for (size_t i = 0; i < node.inputs.size(); ++i) {
       const Input& in = node.inputs[i];
-      const std::string where = describe(*this, id) + " input " + std::to_string(i);
+      // Built only for a message: validate() runs on every graph a generation builds.
+      const auto where = [&] { return describe(*this, id) + " input " + std::to_string(i); };
       if (in.node < 0 || in.node >= n) {
-        fail(*this, where + ": producer " + std::to_string(in.node) + " does not exist (graph has " +
+        fail(*this, where() + ": producer " + std::to_string(in.node) + " does not exist (graph has " +
                         std::to_string(n) + " nodes)");
       }
-      if (in.node == id) fail(*this, where + ": reads its own output");
+      if (in.node == id) fail(*this, where() + ": reads its own output");
       const Node& producer = nodes_[static_cast<size_t>(in.node)];
       if (in.output < 0 || static_cast<size_t>(in.output) >= producer.outputs.size()) {
-        fail(*this, where + ": output " + std::to_string(in.output) + " of " +
+        fail(*this, where() + ": output " + std::to_string(in.output) + " of " +
                         describe(*this, in.node) + " does not exist (it has " +
                         std::to_string(producer.outputs.size()) + ")");
       }
       const int32_t entry = input_rule_ == InputTypeRule::entry0 ? 0 : in.output;
       if (producer.outputs[static_cast<size_t>(entry)] != node.input_types[i]) {
-        fail(*this, where + ": type " + node.input_types[i].shape.str() + " disagrees with " +
+        fail(*this, where() + ": type " + node.input_types[i].shape.str() + " disagrees with " +
                         describe(*this, in.node) + " output " + std::to_string(entry) + " " +
                         producer.outputs[static_cast<size_t>(entry)].shape.str());
       }
@@ -115,6 +116,23 @@ void Graph::validate() const {
 
 std::vector<NodeId> Graph::topological_order() const {
   const size_t n = nodes_.size();
+  // A graph built in order (every input an earlier node: what the frontends build) is its
+  // own order: Kahn's with ties to the smallest id would return 0..n-1 (the smallest node not
+  // yet taken has all its inputs taken), so it is returned without the walk.
+  bool in_order = true;
+  for (size_t i = 0; i < n && in_order; ++i) {
+    for (const Input& in : nodes_[i].inputs) {
+      if (in.node < 0 || static_cast<size_t>(in.node) >= i) {
+        in_order = false;
+        break;
+      }
+    }
+  }
+  if (in_order) {
+    std::vector<NodeId> order(n);
+    for (size_t i = 0; i < n; ++i) order[i] = static_cast<NodeId>(i);
+    return order;
+  }
   std::vector<int32_t> pending(n, 0);
   const auto uses = consumers();
   for (size_t i = 0; i < n; ++i) pending[i] = static_cast<int32_t>(nodes_[i].inputs.size());

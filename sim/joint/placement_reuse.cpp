@@ -120,22 +120,27 @@ Answer PlacementReuse::place(std::unique_ptr<const ir::Graph> graph, const std::
                              const Build& build_representative, const hw::System& system,
                              opt::Objective objective, const sched::SchedulingPolicy& policy,
                              const JointOptions& options) {
-  auto it = known_.find(representative);
-  if (it == known_.end()) {
-    Known known;
-    std::unique_ptr<const ir::Graph> rep = build_representative();
-    {  // before the search, whose answer's stacks may be of a split copy
-      const opt::StackedGraph stacks(*rep, system);
-      known.structure = placement_structure(stacks);
+  const Known* found = nullptr;
+  {
+    const std::lock_guard<std::mutex> lock(known_mutex_);
+    auto it = known_.find(representative);
+    if (it == known_.end()) {
+      Known known;
+      std::unique_ptr<const ir::Graph> rep = build_representative();
+      {  // before the search, whose answer's stacks may be of a split copy
+        const opt::StackedGraph stacks(*rep, system);
+        known.structure = placement_structure(stacks);
+      }
+      (void)search(std::move(rep), system, objective, policy, options, &known);
+      it = known_.emplace(representative, std::move(known)).first;
     }
-    (void)search(std::move(rep), system, objective, policy, options, &known);
-    it = known_.emplace(representative, std::move(known)).first;
+    found = &it->second;
   }
   Answer a;
   a.graph = std::move(graph);
   a.stacks = std::make_unique<const opt::StackedGraph>(*a.graph, system);
   a.part = opt::partition_for(*a.stacks);
-  if (placement_structure(*a.stacks) == it->second.structure && reuse(it->second, a, objective, policy)) {
+  if (placement_structure(*a.stacks) == found->structure && reuse(*found, a, objective, policy)) {
     ++reuses_;
     return a;
   }

@@ -24,11 +24,15 @@
 // placement_reuse_llama; docs/PERFORMANCE.md "Placement reuse").
 //
 // One instance serves one system, objective, scheduling policy and search options (the caller's
-// to keep fixed); not thread-safe.
+// to keep fixed). place() may be called from several threads at once (generation plans steps
+// ahead on threads): a representative is searched once, by the first thread that needs it,
+// while the others that need one wait; the answers are the same whatever the order.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,7 +57,10 @@ class PlacementReuse {
 
   int64_t searches() const { return searches_; }  // graphs placed by the joint search
   int64_t reuses() const { return reuses_; }      // graphs given a representative's placement
-  size_t representatives() const { return known_.size(); }
+  size_t representatives() const {
+    const std::lock_guard<std::mutex> lock(known_mutex_);
+    return known_.size();
+  }
 
  private:
   struct Split {
@@ -74,8 +81,11 @@ class PlacementReuse {
   // filled when the representative's placement carries over to it.
   bool reuse(const Known& known, Answer& a, opt::Objective objective, const sched::SchedulingPolicy& policy) const;
 
+  // Known entries never change once inserted (std::map keeps their addresses), so a thread
+  // reads its entry without the lock.
+  mutable std::mutex known_mutex_;
   std::map<std::vector<int64_t>, Known> known_;
-  int64_t searches_ = 0, reuses_ = 0;
+  std::atomic<int64_t> searches_{0}, reuses_{0};
 };
 
 // The structure part of a graph's class (see above), as numbers; equal for two stacked graphs

@@ -170,7 +170,7 @@ void ReportBuilder::finish(Time makespan, results::PointResult& out, const engin
   }
 }
 
-PointInputs point_inputs(const PointSpec& point) {
+ir::Graph point_graph(const PointSpec& point) {
   const hw::Profile& profile = hw::profile_named(point.profile);
   frontend::ModelRequest req;
   req.model = point.model;
@@ -180,8 +180,13 @@ PointInputs point_inputs(const PointSpec& point) {
   req.logits = frontend::logits_for(point.logits, profile.logits_for_every_token());
   req.input_rule = profile.input_rule();
   req.precision_bits = static_cast<int>(point.precision);
-  hw::System system = hw::System::from_config(system_config(point), profile);
-  return PointInputs{frontend::load_model(req), std::move(system)};
+  return frontend::load_model(req);
+}
+
+PointInputs point_inputs(const PointSpec& point) {
+  ir::Graph graph = point_graph(point);
+  return PointInputs{std::move(graph),
+                     hw::System::from_config(system_config(point), hw::profile_named(point.profile))};
 }
 
 namespace {
@@ -199,21 +204,25 @@ bool refused_for_precision(const ir::Node& op, const hw::System& system) {
 }
 }  // namespace
 
-PlannedPoint plan_point(const PointSpec& point, joint::PlacementReuse* reuse) {
+PlannedPoint plan_point(const PointSpec& point, joint::PlacementReuse* reuse,
+                        std::shared_ptr<const hw::System> shared_system) {
   const hw::Profile& profile = hw::profile_named(point.profile);
   const opt::Objective objective = opt::objective_named(point.objective).id;
-  PointInputs inputs = point_inputs(point);
-  hw::check_resident_inputs(inputs.graph, inputs.system, point.model);
+  ir::Graph point_model = point_graph(point);
+  if (!shared_system) {
+    shared_system = std::make_shared<const hw::System>(hw::System::from_config(system_config(point), profile));
+  }
+  hw::check_resident_inputs(point_model, *shared_system, point.model);
   const sched::SchedulingPolicy& policy =
       sched::default_policies().at(point.scheduler.empty() ? profile.default_scheduler() : point.scheduler);
-  PlannedPoint planned{{}, std::move(inputs.system), &policy};
-  const hw::System& system = planned.system;
+  PlannedPoint planned{{}, std::move(shared_system), &policy};
+  const hw::System& system = *planned.system;
   PointRun& run = planned.run;
   results::PointSummary& sum = run.result.summary;
   // The graph placed (a split copy when the joint search splits a product), its stacks and
   // partition.
   joint::Answer answer;
-  answer.graph = std::make_unique<const ir::Graph>(std::move(inputs.graph));
+  answer.graph = std::make_unique<const ir::Graph>(std::move(point_model));
   opt::Placement placement;
   if (profile.places_with_schedule()) {
     joint::JointOptions search;
@@ -223,7 +232,7 @@ PlannedPoint plan_point(const PointSpec& point, joint::PlacementReuse* reuse) {
       rep.sequence_length = serve::representative_length(point.sequence_length);
       answer = reuse->place(
           std::move(answer.graph), {static_cast<int64_t>(point.stage), rep.sequence_length},
-          [&rep] { return std::make_unique<const ir::Graph>(point_inputs(rep).graph); }, system, objective, policy,
+          [&rep] { return std::make_unique<const ir::Graph>(point_graph(rep)); }, system, objective, policy,
           search);
     } else {
       answer = joint::place_with_splits(std::move(answer.graph), system, objective, policy, search);

@@ -4,6 +4,7 @@
 // filled from a timeline (fill_report), with what only the event engine knows when it ran.
 // A stage's runner (prefill, decode, generate, serve) composes these.
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +34,9 @@ struct PointOptions {
   // anyway). Otherwise its tasks table holds the first steps' rows only and every other figure
   // sums all steps (sim/stages/generate/generate_stage.hpp), so memory does not grow with tokens.
   bool every_task = false;
+  // Stage generate: threads that plan the decode steps ahead of the one being reported (the
+  // figures are the same for any count; sim/core/ordered_work.hpp). 1: in the calling thread.
+  int threads = 1;
 };
 
 // The analytical part of a prefill or decode point: its graph placed, expanded and scheduled
@@ -42,13 +46,17 @@ struct PointOptions {
 // plans one per step. `policy` points into the registry.
 struct PlannedPoint {
   PointRun run;
-  hw::System system;
+  std::shared_ptr<const hw::System> system;
   const sched::SchedulingPolicy* policy = nullptr;
 };
 // With `reuse`, a profile that places with the schedule takes the placement of the point's
 // representative (its sequence length rounded down to a power of two: serve::representative_length)
 // from `reuse` (joint::PlacementReuse: generation's steps under `placement_reuse: by_class`).
-PlannedPoint plan_point(const PointSpec& point, joint::PlacementReuse* reuse = nullptr);
+// With `system`, the point runs on it instead of one built from its system file and
+// overrides: the caller's promise that it is that system (generation's steps share the
+// prefill's, so the file is read and the units built once).
+PlannedPoint plan_point(const PointSpec& point, joint::PlacementReuse* reuse = nullptr,
+                        std::shared_ptr<const hw::System> system = nullptr);
 
 // The engine options a point's event run uses: options.engine, recording every transfer when
 // a trace is asked for.
@@ -63,6 +71,8 @@ struct PointInputs {
   hw::System system;
 };
 PointInputs point_inputs(const PointSpec& point);
+// The graph alone (point_inputs without building the system).
+ir::Graph point_graph(const PointSpec& point);
 
 // Energy and unit statistics of a timeline over a task graph; `event` adds what only the
 // engine knows (links, memory profile, static power, conversion energy).

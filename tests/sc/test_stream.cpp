@@ -97,7 +97,7 @@ namespace {
 // one ended (its start + makespan). Returns where the last ended.
 Time check_stream_is_analytical(const sweep::PointSpec& point, int64_t steps) {
   const Steps s = generation_graphs(point, steps);
-  const hw::System& system = s.prefill.system;
+  const hw::System& system = *s.prefill.system;
   const sched::SchedulingPolicy& policy = *s.prefill.policy;
   engine::EngineOptions o;
   o.contention = false;
@@ -143,7 +143,7 @@ TEST_CASE(
   const Steps s = generation_graphs(test::generate_point("gpt2", 24, 2, "cpu_phu.yaml"), 2);
   engine::EngineOptions o;
   o.record_transfers = true;
-  engine::Session session(s.prefill.system, o, *s.prefill.policy);
+  engine::Session session(*s.prefill.system, o, *s.prefill.policy);
   const engine::EventResult decode_first = session.run(s.graphs[1]);
   const engine::EventResult prefill = session.run(s.graphs[0]);
   const engine::EventResult decode_again = session.run(s.graphs[1]);

@@ -9,6 +9,7 @@
 #include "frontend/load_model.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/limits.hpp"
+#include "sim/core/ordered_work.hpp"
 #include "sim/joint/placement_reuse.hpp"
 #include "sim/results/trace.hpp"
 #include "sim/stages/graph/graph_stage.hpp"
@@ -22,6 +23,10 @@ constexpr std::string_view kGenerationTime = "the generation's time";
 // The rows a generation keeps unless every task is asked for: the prefill's and the first decode
 // step's (a Gantt chart of one of each; the memory profile's samples likewise).
 constexpr int64_t kKeptSteps = 2;
+
+// Steps planned and not yet taken, per planning thread: enough to keep the threads busy while
+// the report takes one, few enough that memory does not grow with the tokens.
+constexpr int64_t kPlannedAhead = 2;
 
 // Appends a step's tasks and timeline to the kept ones (PointRun::tasks and schedule, as the
 // rows): task ids (inputs) and fused kernel indices offset by those before, times by the
@@ -137,7 +142,7 @@ PointRun run_generation(const PointSpec& point, const PointOptions& options) {
   PointRun run;
   run.tasks.subgraphs = 0;
   results::PointSummary sum;
-  std::optional<hw::System> system;  // the prefill's; every step's system is built alike
+  std::shared_ptr<const hw::System> system;  // the prefill's, which every step runs on
   std::optional<ReportBuilder> report;
   const sched::SchedulingPolicy* policy = nullptr;
   std::unique_ptr<engine::Session> session;
@@ -146,11 +151,19 @@ PointRun run_generation(const PointSpec& point, const PointOptions& options) {
   int64_t first = 0;  // the step's first task id over the whole generation
   joint::PlacementReuse reuse;  // placement_reuse: by_class
   joint::PlacementReuse* reusing = point.placement_reuse == serve::PlacementReuseMode::by_class ? &reuse : nullptr;
+  // The prefill first (its system serves every step), then the decode steps planned ahead
+  // on options.threads threads: each step's plan depends on its own graph only (and, reused,
+  // on its class's representative), so the figures do not depend on the thread count.
+  std::optional<OrderedWork<PlannedPoint>> ahead;
   for (int64_t t = 0; t < point.new_tokens; ++t) {
-    PlannedPoint step = plan_point(generation_step(point, t), reusing);
+    PlannedPoint step = t == 0 ? plan_point(generation_step(point, 0), reusing) : ahead->next();
     if (t == 0) {
+      ahead.emplace(point.new_tokens - 1, options.threads, kPlannedAhead * options.threads,
+                    [&point, reusing, shared = step.system](int64_t i) {
+                      return plan_point(generation_step(point, i + 1), reusing, shared);
+                    });
       sum = step.run.result.summary;
-      system.emplace(std::move(step.system));
+      system = step.system;
       report.emplace(*system);
       policy = step.policy;
       run.result.pareto = std::move(step.run.result.pareto);

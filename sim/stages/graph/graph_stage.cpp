@@ -28,7 +28,7 @@ void read_graph_stage(const Params& p, PointSpec& s) {
 PointRun run_graph(const PointSpec& point, const PointOptions& options) {
   PlannedPoint planned = plan_point(point);
   PointRun& run = planned.run;
-  const hw::System& system = planned.system;
+  const hw::System& system = *planned.system;
   if (point.fidelity == Fidelity::event) {
     run.result.summary.fidelity = "event";
     const engine::EventResult event = engine::simulate(run.tasks, system, event_options(options), *planned.policy);

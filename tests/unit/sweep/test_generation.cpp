@@ -224,3 +224,32 @@ TEST_CASE("generation with placement_reuse: by_class: one-sequence decode steps 
     CHECK(b.placement_evaluations < a.placement_evaluations);
   }
 }
+
+TEST_CASE("generation planned ahead on threads: every figure and row the same as on one thread") {
+  // Each step's plan depends on its own graph (and, reused, its class's representative) only,
+  // so the thread count changes when a step is planned, never what it gives.
+  for (const auto reuse : {serve::PlacementReuseMode::none, serve::PlacementReuseMode::by_class}) {
+    CAPTURE(serve::placement_reuse_name(reuse));
+    sweep::PointSpec p = test::generate_point("gpt2", 60, 12, "gpu_dota_b.yaml");
+    p.placement_reuse = reuse;
+    sweep::PointOptions one, three;
+    one.every_task = three.every_task = true;
+    one.threads = 1;
+    three.threads = 3;
+    const results::PointResult a = sweep::run_point(p, one).result;
+    const results::PointResult b = sweep::run_point(p, three).result;
+    CHECK(b.summary.makespan == a.summary.makespan);
+    CHECK(b.summary.energy_pj == a.summary.energy_pj);
+    CHECK(b.summary.tpot_s == a.summary.tpot_s);
+    CHECK(b.summary.placement_evaluations == a.summary.placement_evaluations);
+    CHECK(b.summary.photonic_selected == a.summary.photonic_selected);
+    REQUIRE(b.tasks.size() == a.tasks.size());
+    for (size_t i = 0; i < a.tasks.size(); ++i) {
+      CHECK(b.tasks[i].name == a.tasks[i].name);
+      CHECK(b.tasks[i].hardware == a.tasks[i].hardware);
+      CHECK(b.tasks[i].start == a.tasks[i].start);
+      CHECK(b.tasks[i].end == a.tasks[i].end);
+      CHECK(b.tasks[i].energy_pj == a.tasks[i].energy_pj);
+    }
+  }
+}

@@ -209,9 +209,19 @@ void improve(const opt::StackedGraph& stacks, Search& search) {
 // without a solve. (Only a placement of the same summed time and energy could tie it there.)
 std::vector<std::vector<int32_t>> energy_seeds(const opt::StackedGraph& stacks, const opt::Partition& part,
                                                const std::vector<double>& powers) {
+  // Every power's placement in one pass (the DP's states shared: opt::place_at_powers); the
+  // bisection below then takes the ones it would have solved. Should a power's sums not be
+  // representable, each is solved alone in the bisection's order, which throws as it did.
+  std::vector<opt::Placement> at;
+  try {
+    at = opt::place_at_powers(stacks, part, opt::Objective::energy, powers);
+  } catch (const Error&) {
+    at.clear();
+  }
   std::vector<std::vector<int32_t>> out(powers.size());
   const auto solve = [&](size_t i) {
-    if (out[i].empty()) out[i] = opt::place(stacks, part, opt::Objective::energy, true, powers[i]).choice;
+    if (!out[i].empty()) return;
+    out[i] = at.empty() ? opt::place(stacks, part, opt::Objective::energy, true, powers[i]).choice : at[i].choice;
   };
   // Bisection over index ranges [lo, hi] whose ends are solved.
   std::vector<std::pair<size_t, size_t>> ranges;

@@ -84,24 +84,37 @@ void add_group_constraints(const StackedGraph& stacks, const Partition& part, in
   }
 }
 
-// Solving names the subgraph when its sums cannot be represented.
-std::vector<int> solve(const SelectionProblem& p, Objective objective, double watts, const SelectionBound& bound,
-                       const StackedGraph& stacks, const std::vector<ir::NodeId>& members, int32_t subgraph,
-                       Placement& out) {
+// The selection's statistics into the placement's.
+std::vector<int> record(Selection&& s, Placement& out) {
+  out.peak_states = std::max(out.peak_states, s.peak_states);
+  out.thinned += s.thinned_steps > 0 ? 1 : 0;
+  out.gap_bound = std::max(out.gap_bound, s.gap_bound);
+  return std::move(s.choice);
+}
+
+// Runs `select` (a selection of subgraph `subgraph`'s problem) naming the subgraph when its
+// sums cannot be represented.
+template <class Select>
+auto solve_naming(const Select& select, const StackedGraph& stacks, const std::vector<ir::NodeId>& members,
+                  int32_t subgraph) {
   const ir::Graph& g = stacks.graph();
-  const std::string where = "subgraph " + std::to_string(subgraph) + " (from node '" + g.node(members.front()).name + "')";
   try {
-    Selection s = select_bounded(p, objective, watts, bound);
-    out.peak_states = std::max(out.peak_states, s.peak_states);
-    out.thinned += s.thinned_steps > 0 ? 1 : 0;
-    out.gap_bound = std::max(out.gap_bound, s.gap_bound);
-    return std::move(s.choice);
+    return select();
   } catch (const SelectionOverflow& e) {
+    const std::string where = "subgraph " + std::to_string(subgraph) + " (from node '" + g.node(members.front()).name + "')";
     const ir::NodeId id = members[static_cast<size_t>(e.variable)];
     throw Error(SourcePlace{g.source(), 0, 0, ""}, where + ": " + describe(stacks, id, e.candidate) + ": " + e.what());
   } catch (const Error& e) {
+    const std::string where = "subgraph " + std::to_string(subgraph) + " (from node '" + g.node(members.front()).name + "')";
     throw Error(SourcePlace{g.source(), 0, 0, ""}, where + ": " + e.what());
   }
+}
+
+std::vector<int> solve(const SelectionProblem& p, Objective objective, double watts, const SelectionBound& bound,
+                       const StackedGraph& stacks, const std::vector<ir::NodeId>& members, int32_t subgraph,
+                       Placement& out) {
+  return record(solve_naming([&] { return select_bounded(p, objective, watts, bound); }, stacks, members, subgraph),
+                out);
 }
 
 // The problem's bytes: equal keys <=> equal problems.
@@ -232,6 +245,66 @@ Placement place(const StackedGraph& stacks, const Partition& part, Objective obj
       ++out.solved;
     }
     for (size_t v = 0; v < members.size(); ++v) out.choice[static_cast<size_t>(members[v])] = choice[v];
+  }
+  return out;
+}
+
+std::vector<Placement> place_at_powers(const StackedGraph& stacks, const Partition& part, Objective objective,
+                                       const std::vector<double>& watts) {
+  const ir::Graph& g = stacks.graph();
+  const size_t lanes = watts.size();
+  std::vector<Placement> out(lanes);
+  for (Placement& o : out) o.choice.assign(g.size(), 0);
+  std::vector<int32_t> local(g.size(), -1);
+  std::vector<std::unordered_map<std::string, std::vector<int>>> cache(lanes);  // as place()'s, per power
+  std::vector<ir::NodeId> members;
+  std::vector<SelectionProblem> problem(lanes);
+  std::vector<std::string> key(lanes);
+  for (int32_t s = 0; s < part.count; ++s) {
+    // Each power's problem (the producers outside placed as that power's earlier subgraphs
+    // chose), and the powers that must solve it.
+    std::vector<size_t> unsolved;
+    std::vector<std::vector<int>> choice(lanes);
+    for (size_t l = 0; l < lanes; ++l) {
+      build_problem(stacks, part, s, out[l].choice, members, local, problem[l]);
+      if (members.empty()) break;
+      key[l] = key_of(problem[l]);
+      auto it = cache[l].find(key[l]);
+      if (it != cache[l].end()) {
+        choice[l] = it->second;
+        ++out[l].reused;
+      } else {
+        unsolved.push_back(l);
+      }
+    }
+    if (members.empty()) continue;
+    // Powers with equal problems are solved together.
+    std::vector<bool> done(lanes, false);
+    for (size_t i = 0; i < unsolved.size(); ++i) {
+      const size_t l = unsolved[i];
+      if (done[l]) continue;
+      std::vector<size_t> same;
+      std::vector<double> at;
+      for (size_t j = i; j < unsolved.size(); ++j) {
+        const size_t m = unsolved[j];
+        if (!done[m] && key[m] == key[l]) {
+          same.push_back(m);
+          at.push_back(watts[m]);
+          done[m] = true;
+        }
+      }
+      std::vector<Selection> solved =
+          solve_naming([&] { return select_exact_many(problem[l], objective, at); }, stacks, members, s);
+      for (size_t k = 0; k < same.size(); ++k) {
+        const size_t m = same[k];
+        choice[m] = record(std::move(solved[k]), out[m]);
+        ++out[m].solved;
+        cache[m].emplace(key[m], choice[m]);
+      }
+    }
+    for (size_t l = 0; l < lanes; ++l) {
+      for (size_t v = 0; v < members.size(); ++v) out[l].choice[static_cast<size_t>(members[v])] = choice[l][v];
+    }
   }
   return out;
 }

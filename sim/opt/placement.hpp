@@ -35,6 +35,12 @@ struct Placement {
 Placement place(const StackedGraph& stacks, const Partition& part, Objective objective,
                 bool use_cache = true, double watts = 0.0, const SelectionBound& bound = kExactSelection);
 
+// place(stacks, part, objective, true, w) for each power w of `watts`, the same placements (and
+// counts), in one pass over the subgraphs: the powers whose subgraph problems are equal are
+// solved together (select_exact_many).
+std::vector<Placement> place_at_powers(const StackedGraph& stacks, const Partition& part, Objective objective,
+                                       const std::vector<double>& watts);
+
 // The problems place() solves, one per subgraph with variables, in order, the producers
 // outside each placed as `choice` says (a placement's, for the same answers): for tests and
 // measurements of a bound against the exact selection.

@@ -36,9 +36,13 @@ struct Weighing {
   double divisor;
 };
 
-double weight(const Weighing& w, const Partial& a) {
-  return objective_value(w.o, a.time, a.energy_pj * w.scale / w.divisor, w.watts * w.scale / w.divisor);
+double weight(const Weighing& w, Time time, double energy_pj) {
+  // Unscaled (scale = divisor = 1, all but overflowing problems): x * 1 / 1 is x, so the
+  // products are skipped, bit for bit the same weight.
+  if (w.scale == 1.0 && w.divisor == 1.0) return objective_value(w.o, time, energy_pj, w.watts);
+  return objective_value(w.o, time, energy_pj * w.scale / w.divisor, w.watts * w.scale / w.divisor);
 }
+double weight(const Weighing& w, const Partial& a) { return weight(w, a.time, a.energy_pj); }
 double weight_lo(const Weighing& w, const Partial& a) {
   return objective_value(w.o, a.time_lo, a.energy_lo_pj * w.scale / w.divisor, w.watts * w.scale / w.divisor);
 }
@@ -260,10 +264,21 @@ class KeyTable {
   std::vector<int32_t> slots_;
 };
 
-// The DP at one scale of the weights; nullopt when every final alternative's weight is inf.
-std::optional<Selection> select_scaled(const SelectionProblem& p, Objective objective, double watts, double scale,
-                                       double divisor, const FrontThinning& thin) {
-  const Weighing weighing{objective, watts, scale, divisor};
+template <class Layers>
+std::optional<Selection> best_of(const Layers& layers, size_t lane, size_t lanes, const Weighing& weighing,
+                                 int thinned_steps, size_t peak);
+
+// The DP at one scale of the weights, for one power per lane: each lane is the DP at its power
+// (time and energy: one alternative per state and lane; edp takes one lane), the states and
+// their moves shared. A lane's answer is nullopt when every final alternative's weight is inf.
+std::vector<std::optional<Selection>> select_scaled(const SelectionProblem& p, Objective objective,
+                                                    const std::vector<double>& watts, double scale, double divisor,
+                                                    const FrontThinning& thin) {
+  const bool front = objective == Objective::edp;
+  const size_t lanes = watts.size();
+  if (lanes == 0 || (front && lanes != 1)) throw std::invalid_argument("select_scaled: one lane for edp, one or more else");
+  std::vector<Weighing> weighing;
+  for (double w : watts) weighing.push_back(Weighing{objective, w, scale, divisor});
   const int n = static_cast<int>(p.node_cost.size());
   std::vector<std::vector<int>> in_edges(static_cast<size_t>(n));
   std::vector<int> last_use(static_cast<size_t>(n), -1);
@@ -283,14 +298,28 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
     // least one (a key is made by a move that offers it every alternative of its source).
     std::vector<Partial> alts;
     std::vector<uint32_t> first{0};
+    // Once the next layer is built only the way back is needed: each alternative's parent and
+    // choice (a sixth of its size; a batch's layers hold hundreds of states per power).
+    struct Back {
+      int32_t parent;
+      int32_t choice;
+    };
+    std::vector<Back> back;
+    void keep_only_back() {
+      back.reserve(alts.size());
+      for (const Partial& a : alts) back.push_back(Back{a.parent, a.choice});
+      std::vector<Partial>().swap(alts);
+      std::vector<uint32_t>().swap(first);
+    }
   };
   std::vector<Layer> layers(static_cast<size_t>(n) + 1);
   bool added = false;
   const int8_t no_key = 0;  // the first layer's one key has no bytes
   layers[0].keys.find_or_add(&no_key, added);
-  layers[0].alts.push_back(Partial{Time::zero(), 0.0, Time::zero(), 0.0, -1, -1});
-  layers[0].first.push_back(1);
-  std::vector<Partial> single;  // time, energy: each next key's one alternative
+  layers[0].alts.assign(lanes, Partial{Time::zero(), 0.0, Time::zero(), 0.0, -1, -1});
+  layers[0].first.push_back(static_cast<uint32_t>(lanes));
+  std::vector<Partial> single;  // time, energy: each next key's one alternative per lane
+  std::vector<double> single_weight;  // and its weight
   std::vector<Partial> kept;    // edp: one key's front
   // Per step, kept across steps for their storage: each open variable's slot in the previous
   // layer's keys (-1: not open), the moves of each candidate, the key a move leads to.
@@ -338,9 +367,10 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
     // it leads to are found once per (key, candidate).
     const int nc = choices(v);
     if (moves.size() < static_cast<size_t>(nc)) moves.resize(static_cast<size_t>(nc));
-    const bool front = objective == Objective::edp;
     std::vector<std::vector<Partial>> offers;  // edp: every offer per next entry, in offer order
     single.clear();
+    single_weight.clear();
+    single.reserve(prev.alts.size());
     for (size_t k = 0; k < prev.keys.size(); ++k) {
       const int8_t* key = prev.keys.key(k);
       for (int c = 0; c < nc; ++c) {
@@ -377,32 +407,61 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
           if (front) {
             offers.emplace_back();
           } else {
-            single.emplace_back();
-            single.back().parent = -1;  // no alternative yet
+            single.resize(single.size() + lanes);
+            single_weight.resize(single.size());
+            for (size_t l = single.size() - lanes; l < single.size(); ++l) single[l].parent = -1;  // none yet
           }
         }
       }
-      for (uint32_t at = prev.first[k]; at < prev.first[k + 1]; ++at) {
-        const Partial& alt = prev.alts[at];
-        const auto parent = static_cast<int32_t>(at);
-        for (int c = 0; c < nc; ++c) {
-          const Move& m = moves[static_cast<size_t>(c)];
-          if (m.costs.empty()) continue;  // forbidden node
-          Partial q{alt.time, alt.energy_pj, alt.time_lo, alt.energy_lo_pj, parent, c};
+      if (front) {
+        for (uint32_t at = prev.first[k]; at < prev.first[k + 1]; ++at) {
+          const Partial& alt = prev.alts[at];
+          for (int c = 0; c < nc; ++c) {
+            const Move& m = moves[static_cast<size_t>(c)];
+            if (m.costs.empty()) continue;  // forbidden node
+            Partial q{alt.time, alt.energy_pj, alt.time_lo, alt.energy_lo_pj, static_cast<int32_t>(at), c};
+            for (const PairCost* pc : m.costs) {
+              if (pc == nullptr) break;
+              q.time = q.time.plus(pc->time, kSumOfTimes);
+              q.energy_pj += pc->energy_pj;
+              q.time_lo = q.time_lo.plus(pc->time, kSumOfTimes);
+              q.energy_lo_pj += pc->energy_pj;
+            }
+            if (!std::isfinite(q.energy_pj)) throw SelectionOverflow(v, c, energy_overflow(q.energy_pj));
+            if (m.allowed) offers[m.next].push_back(q);
+          }
+        }
+        continue;
+      }
+      // One alternative per lane: candidate by candidate, each lane in turn (a lane's offers
+      // come in the order of one lane alone: key, then candidate). Nothing is thinned, so the
+      // lower corners (time_lo, energy_lo_pj) are not needed.
+      const uint32_t base = prev.first[k];
+      for (int c = 0; c < nc; ++c) {
+        const Move& m = moves[static_cast<size_t>(c)];
+        if (m.costs.empty()) continue;  // forbidden node
+        for (size_t lane = 0; lane < lanes; ++lane) {
+          const Partial& alt = prev.alts[base + lane];
+          // Summed in locals and stored field by field: a whole Partial built on the stack and
+          // copied stalled on store forwarding (a third of the DP's time on batch graphs).
+          Time time = alt.time;
+          double energy_pj = alt.energy_pj;
           for (const PairCost* pc : m.costs) {
             if (pc == nullptr) break;
-            q.time = q.time.plus(pc->time, kSumOfTimes);
-            q.energy_pj += pc->energy_pj;
-            q.time_lo = q.time_lo.plus(pc->time, kSumOfTimes);
-            q.energy_lo_pj += pc->energy_pj;
+            time = time.plus(pc->time, kSumOfTimes);
+            energy_pj += pc->energy_pj;
           }
-          if (!std::isfinite(q.energy_pj)) throw SelectionOverflow(v, c, energy_overflow(q.energy_pj));
+          if (!std::isfinite(energy_pj)) throw SelectionOverflow(v, c, energy_overflow(energy_pj));
           if (!m.allowed) continue;
-          if (front) {
-            offers[m.next].push_back(q);
-          } else {
-            Partial& b = single[m.next];
-            if (b.parent < 0 || weight(weighing, q) < weight(weighing, b)) b = q;
+          const size_t to = m.next * lanes + lane;
+          const double w = weight(weighing[lane], time, energy_pj);
+          Partial& b = single[to];
+          if (b.parent < 0 || w < single_weight[to]) {
+            b.time = time;
+            b.energy_pj = energy_pj;
+            b.parent = static_cast<int32_t>(base + lane);
+            b.choice = c;
+            single_weight[to] = w;
           }
         }
       }
@@ -412,25 +471,42 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
     bool thinned = false;
     if (front) {
       for (const std::vector<Partial>& o : offers) {
-        thinned = pareto_front(o, kept, weighing, thin, energy_step, time_step) || thinned;
+        thinned = pareto_front(o, kept, weighing[0], thin, energy_step, time_step) || thinned;
         next.alts.insert(next.alts.end(), kept.begin(), kept.end());
         next.first.push_back(static_cast<uint32_t>(next.alts.size()));
       }
     } else {
-      next.alts = single;
-      for (size_t k = 1; k <= single.size(); ++k) next.first.push_back(static_cast<uint32_t>(k));
+      next.alts = std::move(single);
+      single = std::vector<Partial>();
+      for (size_t k = lanes; k <= next.alts.size(); k += lanes) next.first.push_back(static_cast<uint32_t>(k));
     }
     thinned_steps += thinned ? 1 : 0;
-    const size_t alternatives = next.alts.size();
+    const size_t alternatives = next.alts.size() / lanes;
     peak = std::max(peak, alternatives);
+    prev.keep_only_back();
   }
 
-  // Best final alternative, then walk the back-pointers.
+  // Each lane: its best final alternative, then walk the back-pointers.
   const Layer& last = layers[static_cast<size_t>(n)];
+  if (last.alts.empty()) throw std::invalid_argument("the selection problem has no allowed assignment");
+  std::vector<std::optional<Selection>> answers(lanes);
+  for (size_t lane = 0; lane < lanes; ++lane) {
+    answers[lane] = best_of(layers, lane, lanes, weighing[lane], thinned_steps, peak);
+  }
+  return answers;
+}
+
+// The best final alternative of `lane` (alternatives lane, lane + lanes, ...) and its
+// assignment, walking the back-pointers; nullopt when every one's weight is inf.
+template <class Layers>
+std::optional<Selection> best_of(const Layers& layers, size_t lane, size_t lanes, const Weighing& weighing,
+                                 int thinned_steps, size_t peak) {
+  const int n = static_cast<int>(layers.size()) - 1;
+  const auto& last = layers[static_cast<size_t>(n)];
   int32_t best_flat = -1;
   double best = std::numeric_limits<double>::infinity();
   double lowest = std::numeric_limits<double>::infinity();  // no assignment weighs less
-  for (size_t f = 0; f < last.alts.size(); ++f) {
+  for (size_t f = lane; f < last.alts.size(); f += lanes) {
     const Partial& q = last.alts[f];
     const double w = weight(weighing, q);
     if (w < best) {
@@ -439,19 +515,18 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
     }
     lowest = std::min(lowest, thinned_steps > 0 ? weight_lo(weighing, q) : w);
   }
-  if (best_flat < 0 && !last.alts.empty()) return std::nullopt;
-  if (best_flat < 0) throw std::invalid_argument("the selection problem has no allowed assignment");
+  if (best_flat < 0) return std::nullopt;
   Selection s;
   s.choice.assign(static_cast<size_t>(n), 0);
   int32_t at = best_flat;
+  s.time = last.alts[static_cast<size_t>(at)].time;
+  s.energy_pj = last.alts[static_cast<size_t>(at)].energy_pj;
   for (int v = n; v >= 1; --v) {
-    const Partial& q = layers[static_cast<size_t>(v)].alts[static_cast<size_t>(at)];
-    if (v == n) {
-      s.time = q.time;
-      s.energy_pj = q.energy_pj;
-    }
-    s.choice[static_cast<size_t>(v) - 1] = q.choice;
-    at = q.parent;
+    const auto& layer = layers[static_cast<size_t>(v)];
+    const bool full = v == n;  // the last layer keeps its alternatives, the others their way back
+    s.choice[static_cast<size_t>(v) - 1] = full ? layer.alts[static_cast<size_t>(at)].choice
+                                                : layer.back[static_cast<size_t>(at)].choice;
+    at = full ? layer.alts[static_cast<size_t>(at)].parent : layer.back[static_cast<size_t>(at)].parent;
   }
   s.peak_states = peak;
   s.thinned_steps = thinned_steps;
@@ -464,13 +539,16 @@ std::optional<Selection> select_scaled(const SelectionProblem& p, Objective obje
 }  // namespace
 
 Selection select_thinned(const SelectionProblem& p, Objective objective, double watts, const FrontThinning& thin) {
-  if (std::optional<Selection> s = select_scaled(p, objective, watts, 1.0, 1.0, thin)) return std::move(*s);
+  if (std::optional<Selection> s = std::move(select_scaled(p, objective, {watts}, 1.0, 1.0, thin).front())) {
+    return std::move(*s);
+  }
   // Every weight overflowed: energies near the double's range, or a huge power (the joint
   // search derives its powers from the energies). The weights times 2^-64 / max(watts, 1), a
   // positive factor, keep their order and stay finite: (e + W t) 2^-64 / max(W, 1) <= 1.8e308
   // x 2^-64 + 2^63 x 2^-64 for energy, and t <= 2^63 ps times that for EDP.
   const double divisor = std::max(watts, 1.0);
-  if (std::optional<Selection> s = select_scaled(p, objective, watts, std::ldexp(1.0, -64), divisor, thin)) {
+  if (std::optional<Selection> s =
+          std::move(select_scaled(p, objective, {watts}, std::ldexp(1.0, -64), divisor, thin).front())) {
     return std::move(*s);
   }
   std::string text = "the " + std::string(objective_name(objective)) + " objective is not representable for any placement (";
@@ -482,6 +560,30 @@ Selection select_thinned(const SelectionProblem& p, Objective objective, double 
 
 Selection select_exact(const SelectionProblem& p, Objective objective, double watts) {
   return select_thinned(p, objective, watts, FrontThinning{});
+}
+
+std::vector<Selection> select_exact_many(const SelectionProblem& p, Objective objective,
+                                         const std::vector<double>& watts) {
+  if (objective == Objective::edp || watts.size() < 2) {
+    std::vector<Selection> out;
+    for (double w : watts) out.push_back(select_exact(p, objective, w));
+    return out;
+  }
+  std::vector<std::optional<Selection>> lanes;
+  try {
+    lanes = select_scaled(p, objective, watts, 1.0, 1.0, FrontThinning{});
+  } catch (const Error&) {
+    // A sum that overflows: each power on its own, which throws as select_exact does (the
+    // lanes together could meet another lane's overflow first).
+    lanes.assign(watts.size(), std::nullopt);
+  }
+  std::vector<Selection> out;
+  out.reserve(watts.size());
+  for (size_t l = 0; l < watts.size(); ++l) {
+    // A lane whose weights all overflowed: select_exact scales them, or says why it cannot.
+    out.push_back(lanes[l] ? std::move(*lanes[l]) : select_exact(p, objective, watts[l]));
+  }
+  return out;
 }
 
 Selection select_brute_force(const SelectionProblem& p, Objective objective, double watts) {

@@ -86,6 +86,12 @@ Selection evaluate(const SelectionProblem& p, const std::vector<int>& choice);
 // energies, a SelectionOverflow; of times, the time limit's error; an objective that is not
 // finite for any assignment (static power x time beyond a double), an Error saying so.
 Selection select_exact(const SelectionProblem& p, Objective objective, double watts = 0.0);
+// select_exact at each of `watts`, the same answers (every field) in one pass: the states and
+// their moves are shared, each power keeps its own alternative per state (time and energy;
+// edp solves each power alone). What the joint search's energy seeds solve (a batch graph at
+// ten powers).
+std::vector<Selection> select_exact_many(const SelectionProblem& p, Objective objective,
+                                         const std::vector<double>& watts);
 // The same DP with thinned EDP fronts (time and energy keep one alternative per state and are
 // never thinned). Besides the answer it keeps, per alternative, the least energy of the
 // partial assignments dropped for it (each taking at least its time), which gives a lower

@@ -67,3 +67,33 @@ TEST_CASE("batched gpt2 iterations: placement time and selection state") {
     }
   }
 }
+
+TEST_CASE("place_at_powers: each power's placement and counts are place()'s at that power") {
+  // The joint search's energy seeds: a batch graph placed at powers from 0 to far above its
+  // static power, in one pass (the powers whose subgraph problems are equal solved together).
+  const frontend::ModelConfig gpt2 = frontend::builtin_model("gpt2");
+  frontend::Batch mixed = decodes(6, 100, 1000);
+  mixed.sequences.push_back({96, 0});
+  for (const char* name : {"h100_sxm", "gpu_dota_b", "cpu_phu"}) {
+    CAPTURE(name);
+    const hw::System system = hw::System::load(test::system_file(name), hw::profile_named("default"));
+    const ir::Graph g = frontend::build_iteration(gpt2, mixed, frontend::Logits::last);
+    const opt::StackedGraph stacks(g, system);
+    const opt::Partition part = opt::partition_for(stacks);
+    const double static_w = hw::static_power_watts(system);
+    const std::vector<double> watts{0.0, 1e-9, static_w, 1.0, 30.0, 300.0, 3000.0, 1e5};
+    const std::vector<opt::Placement> many = opt::place_at_powers(stacks, part, opt::Objective::energy, watts);
+    REQUIRE(many.size() == watts.size());
+    bool differ = false;
+    for (size_t l = 0; l < watts.size(); ++l) {
+      CAPTURE(watts[l]);
+      const opt::Placement one = opt::place(stacks, part, opt::Objective::energy, true, watts[l]);
+      CHECK(many[l].choice == one.choice);
+      CHECK(many[l].solved == one.solved);
+      CHECK(many[l].reused == one.reused);
+      CHECK(many[l].peak_states == one.peak_states);
+      differ = differ || many[l].choice != many.front().choice;
+    }
+    if (std::string(name) != "h100_sxm") CHECK(differ);  // the powers move the answer: a real test
+  }
+}

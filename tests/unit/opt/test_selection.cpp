@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "sim/opt/selection.hpp"
@@ -14,6 +15,19 @@ namespace {
 
 constexpr lightcode::Time ps(int64_t n) { return lightcode::Time::ps(n); }
 using lightcode::test::random_problem;
+
+// Two ops in a row, each with a cheap-slow and a costly-fast candidate whose energies, summed,
+// pass a double.
+SelectionProblem overflowing_pair() {
+  SelectionProblem p;
+  p.node_cost = {{{ps(10), 1.0}, {ps(1), 1e308}}, {{ps(10), 1.0}, {ps(1), 1e308}}};
+  SelectionProblem::Edge e;
+  e.from = 0;
+  e.to = 1;
+  e.cost.assign(4, PairCost{});
+  p.edges.push_back(e);
+  return p;
+}
 
 }  // namespace
 
@@ -193,14 +207,7 @@ TEST_CASE("parallel branches into one sink: the selector equals brute force") {
 }
 
 TEST_CASE("energies near the double's range: a sum that overflows names its op, weights that overflow still order") {
-  // Two ops in a row, each with a cheap-slow and a costly-fast candidate.
-  SelectionProblem p;
-  p.node_cost = {{{ps(10), 1.0}, {ps(1), 1e308}}, {{ps(10), 1.0}, {ps(1), 1e308}}};
-  SelectionProblem::Edge e;
-  e.from = 0;
-  e.to = 1;
-  e.cost.assign(4, PairCost{});
-  p.edges.push_back(e);
+  SelectionProblem p = overflowing_pair();
   // Time: both fast candidates, whose energies sum past a double: an error naming the second
   // op's candidate (this used to end as "no allowed assignment", an internal error).
   try {
@@ -222,4 +229,46 @@ TEST_CASE("energies near the double's range: a sum that overflows names its op, 
   p.node_cost = {{{ps(20'000'000'000), 1e300}, {ps(10'000'000'000), 3e300}}, {{ps(1), 1.0}}};
   p.edges[0].cost.assign(2, PairCost{});
   CHECK(select_exact(p, Objective::edp).choice == std::vector<int>{0, 0});
+}
+
+TEST_CASE("select_exact_many: each power's answer is select_exact's at that power, every field") {
+  // Random problems (with ties: a coarse energy grid), at ten powers from 0 to one that
+  // makes time dominate; also a power whose weights overflow (that lane scaled alone).
+  std::mt19937 rng(20261204);
+  const std::vector<double> watts{0.0, 1e-9, 0.01, 0.1, 0.5, 1.0, 2.0, 8.0, 100.0, 1e307};
+  for (int trial = 0; trial < 300; ++trial) {
+    CAPTURE(trial);
+    SelectionProblem p = random_problem(rng, std::uniform_int_distribution<int>(1, 12)(rng));
+    if (trial % 2 == 0) {  // ties
+      for (auto& costs : p.node_cost)
+        for (PairCost& c : costs) c.energy_pj = std::round(c.energy_pj / 100.0);
+    }
+    for (Objective o : {Objective::time, Objective::energy, Objective::edp}) {
+      CAPTURE(objective_name(o));
+      const std::vector<Selection> many = select_exact_many(p, o, watts);
+      REQUIRE(many.size() == watts.size());
+      for (size_t l = 0; l < watts.size(); ++l) {
+        CAPTURE(watts[l]);
+        const Selection one = select_exact(p, o, watts[l]);
+        CHECK(many[l].choice == one.choice);
+        CHECK(many[l].time == one.time);
+        CHECK(many[l].energy_pj == one.energy_pj);
+        CHECK(many[l].peak_states == one.peak_states);
+      }
+    }
+  }
+}
+
+TEST_CASE("select_exact_many: sums that overflow throw as select_exact does, naming the same op") {
+  const SelectionProblem p = overflowing_pair();
+  // Every move is summed, whatever the power: the fast candidates' energies pass a double.
+  for (const std::vector<double>& watts : {std::vector<double>{0.0, 1e20}, std::vector<double>{5.0, 1.0}}) {
+    try {
+      select_exact_many(p, Objective::energy, watts);
+      FAIL("an energy sum of 2e308 pJ was accepted");
+    } catch (const SelectionOverflow& o) {
+      CHECK(o.variable == 1);
+      CHECK(o.candidate == 1);
+    }
+  }
 }

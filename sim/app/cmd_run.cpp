@@ -182,7 +182,7 @@ void register_run(CLI::App& app, CommandAction& action) {
   cmd->add_option("--vcd", o->vcd, "Event fidelity: write unit busy signals as a VCD waveform (GTKWave)");
   cmd->add_flag("--details", o->details, "Print each point's energy breakdown and unit utilisation");
   cmd->add_option("--threads", o->threads,
-                  "Stage generate: threads that plan decode steps ahead (the results are the same for any count)")
+                  "Threads a point may use: generate plans decode steps ahead, serve prices graphs two at a time (the results are the same for any count)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
   cmd->callback([o, &action] { action = [o] { return run(*o); }; });

@@ -34,8 +34,9 @@ struct PointOptions {
   // anyway). Otherwise its tasks table holds the first steps' rows only and every other figure
   // sums all steps (sim/stages/generate/generate_stage.hpp), so memory does not grow with tokens.
   bool every_task = false;
-  // Stage generate: threads that plan the decode steps ahead of the one being reported (the
-  // figures are the same for any count; sim/core/ordered_work.hpp). 1: in the calling thread.
+  // Threads a point may use, the figures the same for any count: stage generate plans decode
+  // steps ahead of the one being reported (sim/core/ordered_work.hpp); stage serve prices an
+  // iteration's one- and two-layer graphs at once (serve::PipelineCostOptions). 1: none.
   int threads = 1;
 };
 

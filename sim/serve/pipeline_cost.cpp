@@ -1,6 +1,9 @@
 #include "sim/serve/pipeline_cost.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <future>
+#include <optional>
 #include <string>
 
 #include "frontend/models/batch.hpp"
@@ -114,11 +117,27 @@ IterationEstimate PipelineIterationCost::estimate(const frontend::Batch& batch) 
 IterationEstimate PipelineIterationCost::run_pipeline(const frontend::Batch& batch) const {
   const int64_t layers = model_.num_hidden_layers;
   if (builds_every_layer(options_.layers, layers)) return run_graph(model_, batch);
-  frontend::ModelConfig shallow = model_;
-  shallow.num_hidden_layers = 1;
-  const IterationEstimate one = run_graph(shallow, batch);
-  shallow.num_hidden_layers = 2;
-  const IterationEstimate two = run_graph(shallow, batch);
+  frontend::ModelConfig shallow_one = model_, shallow_two = model_;
+  shallow_one.num_hidden_layers = 1;
+  shallow_two.num_hidden_layers = 2;
+  std::optional<IterationEstimate> priced_one;
+  std::future<IterationEstimate> pricing_one;
+  if (options_.threads > 1) {
+    pricing_one = std::async(std::launch::async, [&] { return run_graph(shallow_one, batch); });
+  } else {
+    priced_one = run_graph(shallow_one, batch);
+  }
+  std::optional<IterationEstimate> priced_two;
+  std::exception_ptr two_failed;
+  try {
+    priced_two = run_graph(shallow_two, batch);
+  } catch (...) {
+    two_failed = std::current_exception();
+  }
+  // One's error first, as when they ran one after the other.
+  const IterationEstimate one = priced_one ? *priced_one : pricing_one.get();
+  if (two_failed) std::rethrow_exception(two_failed);
+  const IterationEstimate two = *priced_two;
   // cost(L) = cost(1) + (L - 1) x (cost(2) - cost(1)); a layer never costs less than nothing.
   const Time rise = two.time - one.time;
   const double rise_pj = two.energy.picojoules() - one.energy.picojoules();

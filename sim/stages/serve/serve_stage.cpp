@@ -62,7 +62,7 @@ struct ReplicaCosts {
 const ReplicaCosts& replica_costs(const PointSpec& point, const std::string& system_key,
                                   const frontend::ModelConfig& model,
                                   std::shared_ptr<const hw::System> system,
-                                  opt::Objective objective, const sched::SchedulingPolicy& policy) {
+                                  opt::Objective objective, const sched::SchedulingPolicy& policy, int threads) {
   static std::map<std::string, ReplicaCosts> shared;
   const bool composed = point.serve.iteration_cost == IterationCostKind::composed;
   const std::string key = point.model + "\n" + system_key + "\n" + point.profile + "\n" +
@@ -78,6 +78,7 @@ const ReplicaCosts& replica_costs(const PointSpec& point, const std::string& sys
   options.joint_evaluations = static_cast<int>(point.placement_evaluations);
   options.layers = point.serve.iteration_layers;
   options.reuse = point.placement_reuse;
+  options.threads = threads;  // not in the key: it changes when a figure is found, not the figure
   ReplicaCosts costs;
   costs.exact = std::make_shared<serve::PipelineIterationCost>(model, std::move(system), objective,
                                                                policy, options);
@@ -90,7 +91,7 @@ const ReplicaCosts& replica_costs(const PointSpec& point, const std::string& sys
   return shared.emplace(key, std::move(costs)).first->second;
 }
 
-Replicas build_replicas(const PointSpec& point, const frontend::ModelConfig& model) {
+Replicas build_replicas(const PointSpec& point, const frontend::ModelConfig& model, int threads) {
   const hw::Profile& profile = hw::profile_named(point.profile);
   const opt::Objective objective = opt::objective_named(point.objective).id;
   const sched::SchedulingPolicy& policy = sched::default_policies().at(
@@ -106,7 +107,7 @@ Replicas build_replicas(const PointSpec& point, const frontend::ModelConfig& mod
       spec.kv_capacity_tokens = serve::replica_memory(model, *system).kv_tokens;
       spec.batching = r.batching;
       spec.static_power_w = hw::static_power_watts(*system);
-      const ReplicaCosts& costs = replica_costs(point, system_key(point, r), model, system, objective, policy);
+      const ReplicaCosts& costs = replica_costs(point, system_key(point, r), model, system, objective, policy, threads);
       spec.cost = costs.priced;
       out.exact.push_back(costs.exact);
       out.systems.push_back(std::move(system));
@@ -192,11 +193,11 @@ void fill_serving_report(const serve::ServeResult& served, const serve::ServeSum
 
 }  // namespace
 
-PointRun run_serving(const PointSpec& point, const PointOptions&) {
+PointRun run_serving(const PointSpec& point, const PointOptions& options) {
   const hw::Profile& profile = hw::profile_named(point.profile);
   const frontend::ModelConfig model = frontend::builtin_model(point.model);
   const std::vector<serve::Request> requests = point_requests(point.serve);
-  Replicas replicas = build_replicas(point, model);
+  Replicas replicas = build_replicas(point, model, options.threads);
   serve::DispatchContext context{point.model, point.profile, point.objective, {}, &requests};
   for (const auto& s : replicas.systems) context.replica_names.push_back(s->name());
   replicas.spec.dispatch = point.serve.dispatch->bind(context);

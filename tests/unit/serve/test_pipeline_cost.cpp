@@ -311,3 +311,30 @@ TEST_CASE("placement reuse by class: representatives, names, and a batch at its 
   const frontend::Batch other = decodes({80, 90, 150});
   CHECK(relative(by_class.estimate(other).time.seconds(), every.estimate(other).time.seconds()) < 0.05);
 }
+
+TEST_CASE("layers extrapolated on two threads: the same estimates and graph count as on one") {
+  // The one- and two-layer graphs priced at once; each is a pure function of its graph (with
+  // and without placement reuse, whose representatives the two threads share).
+  const auto dota_b = std::make_shared<const hw::System>(
+      hw::System::load(test::system_file("gpu_dota_b"), hw::profile_named("default")));
+  for (PlacementReuseMode reuse : {PlacementReuseMode::none, PlacementReuseMode::by_class}) {
+    CAPTURE(placement_reuse_name(reuse));
+    PipelineCostOptions one_thread;
+    one_thread.joint_search = true;
+    one_thread.joint_evaluations = 8;
+    one_thread.layers = LayerPricing::extrapolated;
+    one_thread.reuse = reuse;
+    PipelineCostOptions two_threads = one_thread;
+    two_threads.threads = 2;
+    const frontend::ModelConfig model = frontend::builtin_model("gpt2");
+    const PipelineIterationCost a(model, dota_b, opt::Objective::energy, list_policy(), one_thread);
+    const PipelineIterationCost b(model, dota_b, opt::Objective::energy, list_policy(), two_threads);
+    for (const frontend::Batch& x : {decodes({64}), decodes({100, 300, 700}), batch({{1, 40}, {90, 0}}),
+                                     batch({{200, 0}})}) {
+      const IterationEstimate ea = a.estimate(x), eb = b.estimate(x);
+      CHECK(eb.time == ea.time);
+      CHECK(eb.energy.picojoules() == ea.energy.picojoules());
+    }
+    CHECK(b.graphs() == a.graphs());
+  }
+}

@@ -22,6 +22,9 @@ target_compile_definitions(lc_test_main PUBLIC
 function(lightcode_unit_test name)
   cmake_parse_arguments(T "HEAVY" "" "SOURCES;LIBS;HEAVY_CASES" ${ARGN})
   add_executable(${name} ${T_SOURCES})
+  # One translation unit per test program (doctest and the project's headers parsed once, not per
+  # file: docs/PERFORMANCE.md, "CI time"); names at namespace scope must differ between its files.
+  set_target_properties(${name} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
   target_link_libraries(${name} PRIVATE lc_test_main lc_warnings ${T_LIBS})
   add_dependencies(${name} lightcode)
   doctest_discover_tests(${name} TEST_PREFIX "${name}:"

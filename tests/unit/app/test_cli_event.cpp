@@ -19,10 +19,10 @@ using lightcode::test::source_dir;
 
 namespace {
 
-std::string temp(const std::string& stem) { return "/tmp/lightcode_event_" + stem + "_" + std::to_string(::getpid()); }
+std::string event_temp(const std::string& stem) { return "/tmp/lightcode_event_" + stem + "_" + std::to_string(::getpid()); }
 
 std::string scenario(const std::string& stem, const std::string& extra = "") {
-  const std::string path = temp(stem) + ".yaml";
+  const std::string path = event_temp(stem) + ".yaml";
   std::ofstream(path) << lightcode::test::scenario_text(
       "model: gpt2\nsequence_length: 32\nsystem: " + source_dir() + "/configs/systems/cpu_phu.yaml\nprofile: default\n",
       extra);
@@ -33,7 +33,7 @@ std::string scenario(const std::string& stem, const std::string& extra = "") {
 
 TEST_CASE("event fidelity is the default, and the output has no SystemC banner") {
   const std::string s = scenario("banner");
-  const auto r = run_lightcode("run " + s + " --out " + temp("banner") + ".h5 --details");
+  const auto r = run_lightcode("run " + s + " --out " + event_temp("banner") + ".h5 --details");
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("fidelity event") != std::string::npos);
   CHECK(r.out.find("analytical") != std::string::npos);  // both makespans are reported
@@ -42,13 +42,13 @@ TEST_CASE("event fidelity is the default, and the output has no SystemC banner")
     CHECK(text.find("Copyright") == std::string::npos);
   }
   std::remove(s.c_str());
-  std::remove((temp("banner") + ".h5").c_str());
+  std::remove((event_temp("banner") + ".h5").c_str());
 }
 
 TEST_CASE("--trace writes a Perfetto / Chrome trace: one track per unit, slices for tasks and transfers") {
   const std::string s = scenario("trace");
-  const std::string trace = temp("trace") + ".json";
-  const auto r = run_lightcode("run " + s + " --out " + temp("trace") + ".h5 --trace " + trace);
+  const std::string trace = event_temp("trace") + ".json";
+  const auto r = run_lightcode("run " + s + " --out " + event_temp("trace") + ".h5 --trace " + trace);
   REQUIRE(r.exit_code == 0);
   const auto j = nlohmann::json::parse(slurp(trace));
   REQUIRE(j.contains("traceEvents"));
@@ -72,13 +72,13 @@ TEST_CASE("--trace writes a Perfetto / Chrome trace: one track per unit, slices 
   CHECK(tracks >= 4);  // cpu0, phu0, hbm0, sram0 and link channels
   std::remove(s.c_str());
   std::remove(trace.c_str());
-  std::remove((temp("trace") + ".h5").c_str());
+  std::remove((event_temp("trace") + ".h5").c_str());
 }
 
 TEST_CASE("--vcd writes the units' busy signals as a VCD waveform") {
   const std::string s = scenario("vcd");
-  const std::string vcd = temp("vcd") + ".vcd";
-  const auto r = run_lightcode("run " + s + " --out " + temp("vcd") + ".h5 --vcd " + vcd);
+  const std::string vcd = event_temp("vcd") + ".vcd";
+  const auto r = run_lightcode("run " + s + " --out " + event_temp("vcd") + ".h5 --vcd " + vcd);
   REQUIRE(r.exit_code == 0);
   const std::string text = slurp(vcd);
   CHECK(text.find("$timescale") != std::string::npos);
@@ -87,24 +87,24 @@ TEST_CASE("--vcd writes the units' busy signals as a VCD waveform") {
   CHECK(text.find("$enddefinitions") != std::string::npos);
   std::remove(s.c_str());
   std::remove(vcd.c_str());
-  std::remove((temp("vcd") + ".h5").c_str());
+  std::remove((event_temp("vcd") + ".h5").c_str());
 }
 
 TEST_CASE("several event points run in worker processes, one per point") {
   const std::string s = scenario("sweep", "sweep:\n  sequence_length: [16, 32, 48]\n");
-  const auto r = run_lightcode("run " + s + " --out " + temp("sweep") + ".h5");
+  const auto r = run_lightcode("run " + s + " --out " + event_temp("sweep") + ".h5");
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("CPU/PHU                         16") != std::string::npos);
   CHECK(r.out.find("CPU/PHU                         48") != std::string::npos);
   std::remove(s.c_str());
-  std::remove((temp("sweep") + ".h5").c_str());
+  std::remove((event_temp("sweep") + ".h5").c_str());
 }
 
 TEST_CASE("a generate scenario at event fidelity: TTFT TPOT and energy per token on the console and every step in the trace") {
   const std::string s = scenario("generate", "stage: generate\nnew_tokens: 3\n");
-  const std::string trace = temp("generate") + ".json";
-  const std::string vcd = temp("generate") + ".vcd";
-  const auto r = run_lightcode("run " + s + " --out " + temp("generate") + ".h5 --trace " + trace + " --vcd " + vcd +
+  const std::string trace = event_temp("generate") + ".json";
+  const std::string vcd = event_temp("generate") + ".vcd";
+  const auto r = run_lightcode("run " + s + " --out " + event_temp("generate") + ".h5 --trace " + trace + " --vcd " + vcd +
                                " --details");
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
@@ -123,5 +123,5 @@ TEST_CASE("a generate scenario at event fidelity: TTFT TPOT and energy per token
   CHECK(steps == std::set<int>{0, 1, 2});
   CHECK(transfers > 0);
   CHECK(slurp(vcd).find("$enddefinitions") != std::string::npos);
-  for (const std::string& f : {s, trace, vcd, temp("generate") + ".h5"}) std::remove(f.c_str());
+  for (const std::string& f : {s, trace, vcd, event_temp("generate") + ".h5"}) std::remove(f.c_str());
 }

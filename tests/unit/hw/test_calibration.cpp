@@ -23,7 +23,7 @@ std::string write_csv(const std::string& name, const std::string& text) {
   return path.string();
 }
 
-std::string error_of(const std::string& path) {
+std::string calibration_error(const std::string& path) {
   try {
     read_timings_csv(path);
   } catch (const Error& e) {
@@ -96,22 +96,22 @@ TEST_CASE("malformed rows are errors with file and line") {
   const std::string bad_shape = write_csv(
       "lc_calib_shape.csv", std::string(kHeader) + "f,add,0.2,\"[[[1, 2]], [[1, 2]]]\"\n" +
                                 "g,add,0.3,\"[[[1, 2], [[1, 2]]]\"\n");
-  std::string msg = error_of(bad_shape);
+  std::string msg = calibration_error(bad_shape);
   CHECK(msg.find("lc_calib_shape.csv:3") != std::string::npos);
   CHECK(msg.find("shape") != std::string::npos);
 
   const std::string bad_time =
       write_csv("lc_calib_time.csv", std::string(kHeader) + "f,add,fast,\"[[[1]], [[1]]]\"\n");
-  msg = error_of(bad_time);
+  msg = calibration_error(bad_time);
   CHECK(msg.find("lc_calib_time.csv:2") != std::string::npos);
   CHECK(msg.find("microseconds") != std::string::npos);
 
   const std::string short_row =
       write_csv("lc_calib_short.csv", std::string(kHeader) + "f,add,0.2\n");
-  CHECK(error_of(short_row).find("lc_calib_short.csv:2") != std::string::npos);
+  CHECK(calibration_error(short_row).find("lc_calib_short.csv:2") != std::string::npos);
 
   const std::string no_column = write_csv("lc_calib_cols.csv", "tvm_func,compiler_name,shape\n");
-  msg = error_of(no_column);
+  msg = calibration_error(no_column);
   CHECK(msg.find("lc_calib_cols.csv:1") != std::string::npos);
   CHECK(msg.find("microseconds") != std::string::npos);
 }

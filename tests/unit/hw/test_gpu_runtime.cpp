@@ -14,17 +14,17 @@ using namespace lightcode::hw;
 
 namespace {
 
-const std::string kGpu =
+const std::string kGpuSpec =
     "family: gpu\ngpcs: 1\ntpcs_per_gpc: 66\nsms_per_tpc: 2\nfp32_cores_per_sm: 128\n"
     "clock: 1.98 GHz\ntensor_throughput: {float16: 989.4 TFLOP/s}\nhbm_bandwidth: 3.35 TB/s\n";
 
 GpuSpec spec_of(const std::string& extra) {
-  return parse_gpu_spec(ConfigNode::parse(kGpu + extra, "gpu.yaml"));
+  return parse_gpu_spec(ConfigNode::parse(kGpuSpec + extra, "gpu.yaml"));
 }
 
 // The keys set but never read, as check_all_read reports them ("" when none).
 std::string unread(const std::string& extra) {
-  const ConfigNode node = ConfigNode::parse(kGpu + extra, "gpu.yaml");
+  const ConfigNode node = ConfigNode::parse(kGpuSpec + extra, "gpu.yaml");
   ConfigUsage usage;
   parse_gpu_spec(Params(node, gpu_params(), usage));
   try {

@@ -18,7 +18,7 @@ using namespace lightcode::hw;
 
 namespace {
 
-PhotonicCore core_of(const std::string& file) {
+PhotonicCore precision_core_of(const std::string& file) {
   const PhuSpec s =
       parse_phu_spec(ConfigNode::load_file(test::source_dir() + "/configs/hardware/" + file));
   REQUIRE(s.core);
@@ -60,8 +60,8 @@ TEST_CASE("a product's required bits: the scenario's, else an integer dtype's, e
 
 TEST_CASE(
     "DOTA-B 8-bit run at 4 bits is DOTA-B 4-bit: laser margin and converters follow the bits") {
-  const PhotonicCore b8 = core_of("phu_dota_b_8bit.yaml");
-  const PhotonicCore b4 = core_of("phu_dota_b.yaml");
+  const PhotonicCore b8 = precision_core_of("phu_dota_b_8bit.yaml");
+  const PhotonicCore b4 = precision_core_of("phu_dota_b.yaml");
   CHECK(b8.max_product_bits() == 8);
   const PhotonicCore at4 = b8.at_precision(4);
   CHECK(at4.input_bits == 4);
@@ -79,8 +79,8 @@ TEST_CASE(
 }
 
 TEST_CASE("the device PHU refuses a product above its bits and charges a narrower one its own") {
-  const auto b4 = make_device_phu_model(core_of("phu_dota_b.yaml"));
-  const auto b8 = make_device_phu_model(core_of("phu_dota_b_8bit.yaml"));
+  const auto b4 = make_device_phu_model(precision_core_of("phu_dota_b.yaml"));
+  const auto b8 = make_device_phu_model(precision_core_of("phu_dota_b_8bit.yaml"));
   CHECK(b4->max_product_bits() == 4);
   CHECK(b8->max_product_bits() == 8);
   // int8 operands need 8 bits: not a candidate on the 4-bit core, one on the 8-bit core.

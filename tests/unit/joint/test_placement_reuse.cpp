@@ -24,7 +24,7 @@ using namespace lightcode;
 
 namespace {
 
-hw::System load_system(const std::string& name) {
+hw::System reuse_system(const std::string& name) {
   return hw::System::load(test::source_dir() + "/configs/systems/" + name, hw::profile_named("default"));
 }
 
@@ -53,7 +53,7 @@ joint::Answer place_decodes(joint::PlacementReuse& reuse, const std::string& mod
 }  // namespace
 
 TEST_CASE("placement reuse: the representative's own sizes give the fresh answer, and a reused answer is the pipeline's") {
-  const hw::System system = load_system("h100_sxm.yaml");
+  const hw::System system = reuse_system("h100_sxm.yaml");
   joint::PlacementReuse reuse;
   // The representative's own sizes: its search's answer, to the picosecond and the picojoule.
   const joint::Answer first = place_decodes(reuse, "gpt2", 4, 100, 100, system);
@@ -100,7 +100,7 @@ TEST_CASE("placement reuse: sizes that move the answer are searched themselves")
   // llama-2-7b decodes of 8 sequences on an H100: at 8 tokens of context the search puts work
   // on the host CPU beside the GPU; at 512 that placement takes over three times as long as a
   // fresh one (docs/PERFORMANCE.md, "Placement reuse"), and list scheduling from it shows so.
-  const hw::System system = load_system("h100_sxm.yaml");
+  const hw::System system = reuse_system("h100_sxm.yaml");
   joint::PlacementReuse reuse;
   const joint::Answer at512 = place_decodes(reuse, "llama-2-7b", 8, 512, 8, system);
   CHECK(reuse.searches() == 2);  // the representative and the graph itself
@@ -116,7 +116,7 @@ TEST_CASE("placement reuse: sizes that move the answer are searched themselves")
 }
 
 TEST_CASE("placement reuse: a split product is split again, balanced for the new sizes") {
-  const hw::System system = load_system("gpu_dota_b.yaml");
+  const hw::System system = reuse_system("gpu_dota_b.yaml");
   joint::PlacementReuse reuse;
   const auto place_big = [&](int64_t rows) {
     return reuse.place(test::big_product_graph(rows), {32768}, [] { return test::big_product_graph(32768); }, system, opt::Objective::time,

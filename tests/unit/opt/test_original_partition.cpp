@@ -15,7 +15,7 @@ using namespace lightcode;
 
 namespace {
 
-ir::Graph load(const std::string& model, int64_t length = 0) {
+ir::Graph partition_graph(const std::string& model, int64_t length = 0) {
   frontend::ModelRequest r;
   r.model = model;
   if (length > 0) r.length = length;
@@ -49,7 +49,7 @@ TEST_CASE("original partition: GPT-2 prefill and decoder TVM graphs give 28 subg
     const std::string path = test::tvm_graph(file);
     if (!test::have_external(path)) return;
     CAPTURE(file);
-    const ir::Graph g = load(path);
+    const ir::Graph g = partition_graph(path);
     const opt::OriginalPartition p = opt::original_partition(g);
     CHECK(p.count() == 28);
     check_structure(g, p);
@@ -59,7 +59,7 @@ TEST_CASE("original partition: GPT-2 prefill and decoder TVM graphs give 28 subg
 TEST_CASE("original partition: the Llama-2-7B prefill TVM graph gives 66 subgraphs") {
   const std::string path = test::tvm_graph("llama2_7b_prefill_seq6_graph.json");
   if (!test::have_external(path)) return;
-  const ir::Graph g = load(path);
+  const ir::Graph g = partition_graph(path);
   const opt::OriginalPartition p = opt::original_partition(g);
   CHECK(p.count() == 66);
   check_structure(g, p);
@@ -70,10 +70,10 @@ TEST_CASE(
     "length") {
   for (int64_t length : {5, 150, 1400}) {
     CAPTURE(length);
-    const ir::Graph gpt2 = load("gpt2", length);
+    const ir::Graph gpt2 = partition_graph("gpt2", length);
     CHECK(opt::original_partition(gpt2).count() == 28);
     check_structure(gpt2, opt::original_partition(gpt2));
-    const ir::Graph llama = load("llama-2-7b", length);
+    const ir::Graph llama = partition_graph("llama-2-7b", length);
     CHECK(opt::original_partition(llama).count() == 66);
   }
 }

@@ -42,14 +42,14 @@ using namespace lightcode::serve;
 namespace {
 
 // Relative errors, as fractions.
-struct Bound {
+struct LayerBound {
   double max_time, mean_time, max_energy, mean_energy;
 };
 // Time to the picosecond, energy but for the rounding of its sums.
-constexpr Bound kExact{0.0, 0.0, 1e-13, 1e-13};
+constexpr LayerBound kLayerExact{0.0, 0.0, 1e-13, 1e-13};
 
 void check_extrapolation(const std::string& model, const std::string& system_name, opt::Objective objective,
-                         size_t per_kind, size_t most_sequences, const Bound& bound) {
+                         size_t per_kind, size_t most_sequences, const LayerBound& bound) {
   const auto system = std::make_shared<const hw::System>(
       hw::System::load(test::system_file(system_name), hw::profile_named("default")));
   // As a serving point of the default profile prices its iterations: the joint search.
@@ -82,7 +82,7 @@ TEST_CASE("layers extrapolated: gpt2 on h100_sxm, time") {
   check_extrapolation("gpt2", "h100_sxm", opt::Objective::time, 6, 8, {0.06, 0.01, 0.28, 0.04});
 }
 TEST_CASE("layers extrapolated: gpt2 on h100_sxm, energy") {
-  check_extrapolation("gpt2", "h100_sxm", opt::Objective::energy, 6, 8, kExact);
+  check_extrapolation("gpt2", "h100_sxm", opt::Objective::energy, 6, 8, kLayerExact);
 }
 TEST_CASE("layers extrapolated: gpt2 on gpu_dota_b, time") {
   check_extrapolation("gpt2", "gpu_dota_b", opt::Objective::time, 6, 8, {0.10, 0.03, 0.55, 0.14});
@@ -94,11 +94,11 @@ TEST_CASE("layers extrapolated: llama-2-7b on h100_sxm, time") {
   check_extrapolation("llama-2-7b", "h100_sxm", opt::Objective::time, 2, 4, {0.015, 0.004, 0.006, 0.0015});
 }
 TEST_CASE("layers extrapolated: llama-2-7b on h100_sxm, energy") {
-  check_extrapolation("llama-2-7b", "h100_sxm", opt::Objective::energy, 2, 4, kExact);
+  check_extrapolation("llama-2-7b", "h100_sxm", opt::Objective::energy, 2, 4, kLayerExact);
 }
 TEST_CASE("layers extrapolated: llama-2-7b on gpu_dota_b, time") {
   check_extrapolation("llama-2-7b", "gpu_dota_b", opt::Objective::time, 2, 4, {0.018, 0.005, 0.008, 0.002});
 }
 TEST_CASE("layers extrapolated: llama-2-7b on gpu_dota_b, energy") {
-  check_extrapolation("llama-2-7b", "gpu_dota_b", opt::Objective::energy, 2, 4, kExact);
+  check_extrapolation("llama-2-7b", "gpu_dota_b", opt::Objective::energy, 2, 4, kLayerExact);
 }

@@ -43,7 +43,7 @@ std::string results_bytes(const test::Scratch& s, const std::vector<sweep::Point
   return bytes.str();
 }
 
-std::string error_of(const std::string& text, const std::vector<std::string>& sets = {}) {
+std::string tree_error(const std::string& text, const std::vector<std::string>& sets = {}) {
   try {
     sweep::parse_scenario(text, "scenario.yaml", ".", sets);
   } catch (const Error& e) {
@@ -88,15 +88,15 @@ TEST_CASE("--set key=value is exactly an edit of the file") {
   const auto serve = sweep::parse_scenario(serve_scenario(s, ""), "d.yaml", ".", {"batching.max_batch=3"}).points[0];
   CHECK(dynamic_cast<const serve::ContinuousBatching&>(*serve.serve.replicas[0].batching).max_batch == 3);
   // Malformed and repeated --set are errors.
-  CHECK(error_of(base, {"objective"}).find("--set 'objective': expected key=value") != std::string::npos);
-  CHECK(error_of(base, {"objective=time", "objective=edp"}).find("--set objective is given twice") != std::string::npos);
-  CHECK(error_of(base, {"objective=speed"}).find("--set objective: objective: unknown objective 'speed'") != std::string::npos);
+  CHECK(tree_error(base, {"objective"}).find("--set 'objective': expected key=value") != std::string::npos);
+  CHECK(tree_error(base, {"objective=time", "objective=edp"}).find("--set objective is given twice") != std::string::npos);
+  CHECK(tree_error(base, {"objective=speed"}).find("--set objective: objective: unknown objective 'speed'") != std::string::npos);
 }
 
 TEST_CASE("--set fidelity on a serve point is the error the same key in the file is") {
   const test::Scratch s;
-  const std::string in_file = error_of(serve_scenario(s, "fidelity: event\n"));
-  const std::string by_set = error_of(serve_scenario(s, ""), {"fidelity=event"});
+  const std::string in_file = tree_error(serve_scenario(s, "fidelity: event\n"));
+  const std::string by_set = tree_error(serve_scenario(s, ""), {"fidelity=event"});
   const std::string what = "key 'fidelity' is set but not read by this scenario (no point has stage: prefill or decode or generate)";
   CHECK(in_file.find("scenario.yaml:7:11: fidelity: " + what) == 0);
   CHECK(by_set.find("--set fidelity: fidelity: " + what) == 0);
@@ -136,7 +136,7 @@ TEST_CASE("any scenario key is an axis: batching.max_batch, requests.count, repl
   REQUIRE(by_system.points.size() == 2);
   CHECK(by_system.points[1].serve.replicas.at(0).system == dota);
   // A file value every point's axis replaces is read by none.
-  CHECK(error_of(serve_scenario(s, "batching: {max_batch: 4}\nsweep:\n  batching.max_batch: [8, 32]\n"))
+  CHECK(tree_error(serve_scenario(s, "batching: {max_batch: 4}\nsweep:\n  batching.max_batch: [8, 32]\n"))
             .find("key 'max_batch' is set but not read by this scenario (every point takes 'batching.max_batch' from "
                   "the sweep axis)") != std::string::npos);
 }

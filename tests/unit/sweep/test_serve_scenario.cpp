@@ -16,15 +16,15 @@ using namespace lightcode;
 
 namespace {
 
-std::string systems() {
+std::string systems_dir() {
   return test::source_dir() + "/configs/systems/";
 }
 
 // A valid serve scenario with `extra` lines appended (or `replace` in place of the defaults).
 std::string serve_text(const std::string& extra, bool with_requests = true) {
   std::string text =
-      "model: gpt2\nstage: serve\nobjective: time\nreplicas:\n  - system: " + systems() +
-      "h100_sxm.yaml\n  - {system: " + systems() + "gpu_dota_b.yaml, max_batch: 4}\n" +
+      "model: gpt2\nstage: serve\nobjective: time\nreplicas:\n  - system: " + systems_dir() +
+      "h100_sxm.yaml\n  - {system: " + systems_dir() + "gpu_dota_b.yaml, max_batch: 4}\n" +
       "batching: {policy: continuous, max_batch: 16, token_budget: 256}\n";
   if (with_requests) {
     text +=
@@ -77,7 +77,7 @@ TEST_CASE(
 TEST_CASE("serve scenario: keys no serve point reads are errors at their line") {
   const test::Scratch s;
   // A serve point reads the replicas' systems, not `system`.
-  CHECK(error_of(s, serve_text("system: " + systems() + "gpu.yaml\n"))
+  CHECK(error_of(s, serve_text("system: " + systems_dir() + "gpu.yaml\n"))
             .find("serve.yaml:14:9: system: key 'system' is set but not read") !=
         std::string::npos);
   // A length distribution's keys beyond what it reads.
@@ -87,12 +87,12 @@ TEST_CASE("serve scenario: keys no serve point reads are errors at their line") 
                       "  output: {distribution: fixed, value: 4}\narrival_rate: 1 req/s\n");
   CHECK(extra_key.find("sigma: key 'sigma' is set but not read") != std::string::npos);
   // The dispatch table without prompt-length dispatch: prompt_length's key, unread here.
-  CHECK(error_of(s, serve_text("dispatch: {policy: round_robin, table: " + systems() + "gpu.yaml}\n"))
+  CHECK(error_of(s, serve_text("dispatch: {policy: round_robin, table: " + systems_dir() + "gpu.yaml}\n"))
             .find("key 'table' is set but not read by this scenario (the policy chosen beside it has no such "
                   "key)") != std::string::npos);
   // Serving keys on a prefill point.
   CHECK(
-      error_of(s, "model: gpt2\nsequence_length: 8\nsystem: " + systems() +
+      error_of(s, "model: gpt2\nsequence_length: 8\nsystem: " + systems_dir() +
                       "gpu.yaml\ndispatch: round_robin\n")
           .find(
               "key 'dispatch' is set but not read by this scenario (no point has stage: serve)") !=

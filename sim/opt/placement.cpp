@@ -98,15 +98,16 @@ template <class Select>
 auto solve_naming(const Select& select, const StackedGraph& stacks, const std::vector<ir::NodeId>& members,
                   int32_t subgraph) {
   const ir::Graph& g = stacks.graph();
+  const auto where = [&] {  // built only for a message
+    return "subgraph " + std::to_string(subgraph) + " (from node '" + g.node(members.front()).name + "')";
+  };
   try {
     return select();
   } catch (const SelectionOverflow& e) {
-    const std::string where = "subgraph " + std::to_string(subgraph) + " (from node '" + g.node(members.front()).name + "')";
     const ir::NodeId id = members[static_cast<size_t>(e.variable)];
-    throw Error(SourcePlace{g.source(), 0, 0, ""}, where + ": " + describe(stacks, id, e.candidate) + ": " + e.what());
+    throw Error(SourcePlace{g.source(), 0, 0, ""}, where() + ": " + describe(stacks, id, e.candidate) + ": " + e.what());
   } catch (const Error& e) {
-    const std::string where = "subgraph " + std::to_string(subgraph) + " (from node '" + g.node(members.front()).name + "')";
-    throw Error(SourcePlace{g.source(), 0, 0, ""}, where + ": " + e.what());
+    throw Error(SourcePlace{g.source(), 0, 0, ""}, where() + ": " + e.what());
   }
 }
 

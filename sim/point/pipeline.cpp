@@ -183,10 +183,13 @@ ir::Graph point_graph(const PointSpec& point) {
   return frontend::load_model(req);
 }
 
+hw::System point_system(const PointSpec& point) {
+  return hw::System::from_config(system_config(point), hw::profile_named(point.profile));
+}
+
 PointInputs point_inputs(const PointSpec& point) {
   ir::Graph graph = point_graph(point);
-  return PointInputs{std::move(graph),
-                     hw::System::from_config(system_config(point), hw::profile_named(point.profile))};
+  return PointInputs{std::move(graph), point_system(point)};
 }
 
 namespace {
@@ -210,7 +213,7 @@ PlannedPoint plan_point(const PointSpec& point, joint::PlacementReuse* reuse,
   const opt::Objective objective = opt::objective_named(point.objective).id;
   ir::Graph point_model = point_graph(point);
   if (!shared_system) {
-    shared_system = std::make_shared<const hw::System>(hw::System::from_config(system_config(point), profile));
+    shared_system = std::make_shared<const hw::System>(point_system(point));
   }
   hw::check_resident_inputs(point_model, *shared_system, point.model);
   const sched::SchedulingPolicy& policy =

@@ -72,8 +72,9 @@ struct PointInputs {
   hw::System system;
 };
 PointInputs point_inputs(const PointSpec& point);
-// The graph alone (point_inputs without building the system).
+// Each alone: the graph (no system built), the system (no graph built).
 ir::Graph point_graph(const PointSpec& point);
+hw::System point_system(const PointSpec& point);
 
 // Energy and unit statistics of a timeline over a task graph; `event` adds what only the
 // engine knows (links, memory profile, static power, conversion energy).

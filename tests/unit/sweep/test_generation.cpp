@@ -60,14 +60,14 @@ std::vector<int64_t> ids_in(const std::string& list) {
 
 TEST_CASE("generation: decode step t feeds one token against a KV cache of P + t - 1 tokens") {
   const sweep::PointSpec p = test::generate_point("gpt2", 20, 5, "cpu.yaml");
-  const ir::Graph prefill = sweep::point_inputs(sweep::generation_step(p, 0)).graph;
+  const ir::Graph prefill = sweep::point_graph(sweep::generation_step(p, 0));
   INFO(prefill.source());
   CHECK(ends_with(prefill.source(), "prefill/20"));
   for (int64_t t = 1; t < 5; ++t) {
     const sweep::PointSpec step = sweep::generation_step(p, t);
     CHECK(step.stage == Stage::decode);
     CHECK(step.sequence_length == 20 + t - 1);
-    const ir::Graph g = sweep::point_inputs(step).graph;
+    const ir::Graph g = sweep::point_graph(step);
     INFO(g.source());
     CHECK(ends_with(g.source(), "decode/" + std::to_string(20 + t - 1)));
   }

@@ -8,6 +8,7 @@ std::string_view bound_name(Bound b) {
     case Bound::memory: return "memory";
     case Bound::conversion: return "conversion";
     case Bound::latency: return "latency";
+    case Bound::power: return "power";
   }
   return "?";
 }
@@ -18,6 +19,10 @@ std::string_view energy_part_name(EnergyPart p) {
     case EnergyPart::modulation: return "modulation";
     case EnergyPart::detection: return "detection";
     case EnergyPart::memory: return "memory";
+    case EnergyPart::tensor_cores: return "tensor_cores";
+    case EnergyPart::cuda_cores: return "cuda_cores";
+    case EnergyPart::hbm: return "hbm";
+    case EnergyPart::active: return "active";
   }
   return "?";
 }

@@ -12,16 +12,19 @@
 namespace lightcode::hw {
 
 // What limits the time: arithmetic units, memory or link bandwidth, optical-electrical
-// conversion (DAC/ADC), or a fixed latency (launch overhead, a 1-cycle bookkeeping op).
-enum class Bound : uint8_t { compute, memory, conversion, latency };
+// conversion (DAC/ADC), a fixed latency (launch overhead, a 1-cycle bookkeeping op), or the
+// power limit (a GPU kernel throttled to its board's limit).
+enum class Bound : uint8_t { compute, memory, conversion, latency, power };
 
 std::string_view bound_name(Bound b);
 
-// Where a device-built unit's energy goes, by the categories of its event counts (a PHU:
-// laser; modulation = DACs + modulators; detection = photodetectors, TIAs, ADCs, adders;
-// on-chip memory). The report's energy breakdown shows these rows for the unit.
-enum class EnergyPart : uint8_t { laser, modulation, detection, memory };
-inline constexpr size_t kEnergyParts = 4;
+// Where a unit's energy goes, by the physical resource that spends it (the report's energy
+// breakdown shows these rows for the unit). A device-built PHU: laser; modulation = DACs +
+// modulators; detection = photodetectors, TIAs, ADCs, adders; on-chip memory. A GPU: tensor
+// cores, CUDA cores, HBM (array, PHY and the on-chip path), and active: the power a running
+// kernel draws beyond idle (gpu_power_fit.hpp).
+enum class EnergyPart : uint8_t { laser, modulation, detection, memory, tensor_cores, cuda_cores, hbm, active };
+inline constexpr size_t kEnergyParts = 8;
 std::string_view energy_part_name(EnergyPart p);  // "laser", "modulation", ...
 
 // Empty (every part zero) for a unit that does not split its energy: the report then shows
@@ -36,6 +39,11 @@ struct EnergyParts {
       if (!(e == Energy::zero())) return false;
     }
     return true;
+  }
+  Energy total() const {
+    Energy sum;
+    for (Energy e : part) sum = sum + e;
+    return sum;
   }
 };
 

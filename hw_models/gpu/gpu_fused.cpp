@@ -102,6 +102,7 @@ KernelPlan GpuModel::plan_fused(const ir::FusedKernel& kernel) const {
 KernelPlan GpuModel::attention_plan(const ir::FusedKernel& kernel) const {
   KernelPlan p;
   p.sms = sms_;
+  p.dtype = kernel.dtype;
   const int64_t block = gpu_fit::kAttentionBlock;
   const int64_t heads = kernel.batch, m = kernel.m, n = kernel.n, d = kernel.k;
   if (heads <= 0 || m <= 0 || n <= 0 || d <= 0) {

@@ -42,6 +42,7 @@ double wave_seconds(double c, double m) {
 KernelPlan GpuModel::gemm_plan(const GemmWork& w, bool tensor, ir::DType dtype) const {
   KernelPlan best;
   best.sms = sms_;
+  best.dtype = dtype;
   best.macs = static_cast<double>(w.batch * w.m * w.n) * static_cast<double>(w.k);
   best.flops = 2.0 * best.macs;
   if (w.batch <= 0 || w.m <= 0 || w.n <= 0 || w.k <= 0) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "hw_models/gpu/gpu_kernel_fit.hpp"
+#include "hw_models/gpu/gpu_power_fit.hpp"
 #include "sim/ir/metrics.hpp"
 
 namespace lightcode::hw {
@@ -161,6 +162,14 @@ GpuModel::GpuModel(const GpuSpec& spec)
   sibling(ir::DType::float16, ir::DType::bfloat16);
   sibling(ir::DType::float8, ir::DType::int8);
   sibling(ir::DType::int8, ir::DType::uint8);
+  // Energy per MAC: the key, or the fitted share of the TDP at the dtype's datasheet rate (two
+  // FLOPs a MAC), whatever the SM count (fewer SMs lower the rate, not the energy per MAC).
+  for (size_t d = 0; d < tensor_flops_.size(); ++d) {
+    if (tensor_flops_[d] <= 0.0) continue;
+    tensor_mac_j_[d] = spec_.energy_per_mac_j > 0.0
+                           ? spec_.energy_per_mac_j
+                           : 2.0 * gpu_power::kTensorShare * spec_.tdp_w / (tensor_flops_[d] / sm_scale);
+  }
 }
 
 double GpuModel::tensor_rate(ir::DType t) const {
@@ -272,9 +281,39 @@ KernelPlan GpuModel::stream_plan(const StreamWork& w, Stream cls) const {
 
 KernelPlan GpuModel::finish(KernelPlan p) const {
   if (p.ctas == 0 && p.latency == Time::zero()) return p;  // no kernel runs
+  // The power limit: the board draws static + active + dynamic energy / time while the kernel
+  // runs; above the limit the clock drops until it does not (power_limit > static + active,
+  // checked by the spec).
+  const double headroom_w = spec_.power_limit_w - spec_.static_power_w - spec_.active_power_w;
+  const double kernel_s = p.kernel().seconds();
+  const double dynamic_j = spec_.power_limit_w > 0.0 ? dynamic_energy(p).total().joules() : 0.0;
+  if (spec_.power_limit_w > 0.0 && kernel_s > 0.0 && dynamic_j > headroom_w * kernel_s) {
+    const double stretch = dynamic_j / (headroom_w * kernel_s);
+    const auto scaled = [stretch](Time t) { return Time::from_seconds(t.seconds() * stretch); };
+    p.per_wave = scaled(p.per_wave);
+    p.last_wave = scaled(p.last_wave);
+    p.latency = scaled(p.latency);
+    p.clock_scale = 1.0 / stretch;
+    p.bound = Bound::power;
+  }
   p.runtime_overhead = spec_.runtime->overhead(p.kernel(), spec_.timing);
   if (p.runtime_overhead > p.kernel()) p.bound = Bound::latency;
   return p;
+}
+
+EnergyParts GpuModel::dynamic_energy(const KernelPlan& p) const {
+  EnergyParts e;
+  // Tensor-core MACs at the dtype's energy, the rest of the arithmetic (CUDA-core products,
+  // element-wise work, fused epilogues) at the CUDA cores'.
+  const bool tensor = p.algorithm == kGpuTensorCore ||
+                      (p.algorithm == kGpuFused && p.macs > 0.0 && tensor_rate(p.dtype) > 0.0);
+  e[EnergyPart::tensor_cores] =
+      Energy::from_joules(tensor ? p.macs * tensor_mac_j_[static_cast<size_t>(p.dtype)] : 0.0);
+  e[EnergyPart::cuda_cores] = Energy::from_joules(
+      (tensor ? std::max(0.0, p.flops - 2.0 * p.macs) : p.flops) * spec_.energy_per_flop_j);
+  e[EnergyPart::hbm] =
+      Energy::from_joules(static_cast<double>(p.bytes_read + p.bytes_written) * spec_.energy_per_hbm_byte_j);
+  return e;
 }
 
 Cost GpuModel::cost_of(const KernelPlan& p) const {
@@ -283,15 +322,9 @@ Cost GpuModel::cost_of(const KernelPlan& p) const {
   c.bytes_read = p.bytes_read;
   c.bytes_written = p.bytes_written;
   c.bound = p.bound;
-  // Tensor-core MACs at energy_per_mac, the rest of the arithmetic (CUDA-core products,
-  // element-wise work, fused epilogues) at energy_per_flop.
-  const bool tensor = p.algorithm == kGpuTensorCore || (p.algorithm == kGpuFused && p.macs > 0.0);
-  const double compute_j = tensor
-                               ? p.macs * spec_.energy_per_mac_j +
-                                     std::max(0.0, p.flops - 2.0 * p.macs) * spec_.energy_per_flop_j
-                               : p.flops * spec_.energy_per_flop_j;
-  c.energy = Energy::from_joules(compute_j + static_cast<double>(p.bytes_read + p.bytes_written) *
-                                                 spec_.energy_per_hbm_byte_j);
+  c.parts = dynamic_energy(p);
+  c.parts[EnergyPart::active] = Energy::from_joules(spec_.active_power_w * p.kernel().seconds());
+  c.energy = c.parts.total();
   return c;
 }
 

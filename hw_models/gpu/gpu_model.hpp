@@ -17,8 +17,13 @@
 //   Views (nop, reshape) are no kernel: zero time.
 // Constants: datasheet keys (gpu_spec.hpp) and the fitted constants every GPU shares
 // (gpu_kernel_fit.hpp). The runtime (gpu_runtime.hpp) adds its overhead to each kernel.
-// Energy: MACs x energy_per_mac on tensor cores, FLOPs x energy_per_flop on CUDA cores, plus
-// HBM bytes x energy_per_hbm_byte. Units: Time in ps, FLOPs, bytes of HBM traffic.
+// Energy and power (gpu_power_fit.hpp): tensor-core MACs at the dtype's energy per MAC, the
+// rest of the arithmetic at the CUDA cores' energy per FLOP, HBM bytes at the energy per HBM
+// byte, and active_power over the kernel's time; a kernel whose board power (static + active +
+// dynamic energy / time) would exceed power_limit is throttled (finish(): its waves and latency
+// stretched until its power is the limit; Bound::power). Cost::parts splits the energy into
+// tensor_cores, cuda_cores, hbm and active; static power is the report's, over the makespan.
+// Units: Time in ps, FLOPs, bytes of HBM traffic.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -55,6 +60,8 @@ struct KernelPlan {
   double macs = 0.0;
   int64_t bytes_read = 0;  // HBM traffic of the whole kernel
   int64_t bytes_written = 0;
+  ir::DType dtype = ir::DType::float32;  // of the tensor-core products (their energy per MAC)
+  double clock_scale = 1.0;              // < 1: throttled to the power limit
   Bound bound = Bound::compute;
 
   Time waves_time() const { return waves == 0 ? Time::zero() : per_wave * (waves - 1) + last_wave; }
@@ -116,13 +123,16 @@ class GpuModel final : public HardwareModel {
 
  private:
   KernelPlan attention_plan(const ir::FusedKernel& kernel) const;
-  KernelPlan finish(KernelPlan p) const;  // adds the runtime's overhead
+  KernelPlan finish(KernelPlan p) const;  // throttles to the power limit, adds the runtime's overhead
   double tensor_rate(ir::DType t) const;  // device FLOP/s at peak, 0 = no tensor-core path
+  // The kernel's dynamic energy by part (tensor_cores, cuda_cores, hbm), in joules.
+  EnergyParts dynamic_energy(const KernelPlan& p) const;
   Cost cost_of(const KernelPlan& p) const;
 
   GpuSpec spec_;
   int sms_;
   std::array<double, 16> tensor_flops_{};  // by DType, device peak
+  std::array<double, 16> tensor_mac_j_{};  // by DType, energy per tensor-core MAC
   double cuda_lane_ops_per_s_;             // device peak
   double hbm_bytes_per_s_;                 // datasheet
 };

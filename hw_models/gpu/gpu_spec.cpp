@@ -4,12 +4,14 @@
 #include <string>
 #include <utility>
 
+#include "hw_models/gpu/gpu_power_fit.hpp"
 #include "sim/ir/fusion.hpp"
 
 namespace lightcode::hw {
 namespace {
 
 constexpr double kBitsPerByte = 8.0;
+constexpr double kSeedEnergyPerMacJ = 0.07e-12;  // the LightCode overview's figure
 
 // Fusion rules a GPU runs when `fusion:` is absent: all of them. The names are checked
 // against the registered rules.
@@ -86,18 +88,35 @@ const ParamTable& gpu_params() {
           Param::list("fusion").doc(
               "fusion rules whose groups this GPU runs as one kernel (default: all rules; "
               "`[]`: one kernel per op)"),
+          Param::quantity("tdp", Dimension::power)
+              .positive()
+              .doc("the datasheet's maximum board power: turns on the power model "
+                   "(hw_models/gpu/gpu_power_fit.hpp): the shared energy shares scaled into this "
+                   "GPU's energies per FLOP, active power, and the default power limit. Absent: "
+                   "the energies are the keys' (energy_per_mac the seed's 0.07 pJ, HBM 0), no "
+                   "active power, no limit"),
+          Param::quantity("power_limit", Dimension::power)
+              .positive()
+              .doc("board power a kernel may draw (default: tdp): a kernel whose modelled power "
+                   "is above it runs at a lower clock, its time stretched until its power is the "
+                   "limit (`nvidia-smi -pl`; a study may set 300-700 W on an H100)"),
+          Param::quantity("active_power", Dimension::power)
+              .doc("power beyond idle while a kernel runs, stalled or not (default: the fitted "
+                   "share of tdp, gpu_power_fit.hpp; 0 without tdp)"),
           Param::quantity("energy_per_mac", Dimension::energy)
-              .fallback("0.07 pJ")
-              .doc("energy per tensor-core MAC (the seed's 0.07 pJ)"),
+              .doc("energy per tensor-core MAC, every dtype (default: per dtype, 2 x the fitted "
+                   "tensor share x tdp / tensor_throughput of the dtype; without tdp the seed's "
+                   "0.07 pJ)"),
           Param::quantity("energy_per_flop", Dimension::energy)
-              .doc(
-                  "energy per CUDA-core FLOP (default: energy_per_mac / 2, a MAC being two FLOPs)"),
+              .doc("energy per CUDA-core FLOP or element-wise lane op (default: the fitted CUDA "
+                   "share x tdp / the FP32 FMA peak; without tdp energy_per_mac / 2)"),
           Param::quantity("hbm_energy_per_bit", Dimension::energy_per_bit)
-              .fallback("0 pJ/bit")
-              .doc("HBM access energy per bit moved by a kernel"),
+              .doc("HBM energy per bit a kernel moves: array, PHY and the on-chip path (default: "
+                   "the fitted value of gpu_power_fit.hpp; without tdp 0)"),
           Param::quantity("static_power", Dimension::power)
               .fallback("0 W")
-              .doc("idle or busy, charged over the makespan"),
+              .doc("idle power (a CUDA context resident, no kernel running), charged over the "
+                   "makespan"),
       }};
   return table;
 }
@@ -148,11 +167,25 @@ GpuSpec parse_gpu_spec(const Params& p) {
         s.fusion.push_back(name);
     }
   }
-  s.energy_per_mac_j = p.quantity("energy_per_mac");
-  // A MAC is two FLOPs: without a separate figure a CUDA-core FLOP costs half a MAC.
-  s.energy_per_flop_j = p.quantity_if("energy_per_flop").value_or(s.energy_per_mac_j / 2.0);
-  s.energy_per_hbm_byte_j = kBitsPerByte * p.quantity("hbm_energy_per_bit");
   s.static_power_w = p.quantity("static_power");
+  s.tdp_w = p.quantity_if("tdp").value_or(0.0);
+  const bool power_model = s.tdp_w > 0.0;
+  s.active_power_w = p.quantity_if("active_power").value_or(power_model ? gpu_power::kActiveShare * s.tdp_w : 0.0);
+  s.power_limit_w = p.quantity_if("power_limit").value_or(s.tdp_w);
+  if (s.power_limit_w > 0.0 && s.power_limit_w <= s.static_power_w + s.active_power_w) {
+    p.node().fail("power_limit (" + format_quantity(s.power_limit_w, Dimension::power) +
+                  ") must be above static_power + active_power (" +
+                  format_quantity(s.static_power_w + s.active_power_w, Dimension::power) +
+                  "): no kernel could run");
+  }
+  // Without a TDP: the seed's energy per MAC, a CUDA-core FLOP half a MAC (a MAC is two FLOPs).
+  s.energy_per_mac_j = p.quantity_if("energy_per_mac").value_or(power_model ? 0.0 : kSeedEnergyPerMacJ);
+  const double fma_peak = 2.0 * s.fp32_cores_per_sm * s.sms() * s.clock_hz;
+  s.energy_per_flop_j = p.quantity_if("energy_per_flop")
+                            .value_or(power_model ? gpu_power::kCudaShare * s.tdp_w / fma_peak
+                                                  : s.energy_per_mac_j / 2.0);
+  s.energy_per_hbm_byte_j =
+      kBitsPerByte * p.quantity_if("hbm_energy_per_bit").value_or(power_model ? gpu_power::kHbmEnergyPerBitJ : 0.0);
   return s;
 }
 
@@ -188,6 +221,18 @@ std::vector<std::string> gpu_spec_summary(const ConfigNode& node) {
     fused += (fused.empty() ? "" : ", ") + r;
   out.push_back("fused kernels  " +
                 (fused.empty() ? std::string("none (one kernel per op)") : fused));
+  const auto watts = [](double w) { return format_quantity(w, Dimension::power); };
+  out.push_back("power          " +
+                (s.tdp_w > 0.0 ? "tdp " + watts(s.tdp_w) + ", limit " + watts(s.power_limit_w) + ", "
+                               : std::string("no power model (no tdp), ")) +
+                "idle " + watts(s.static_power_w) + ", active " + watts(s.active_power_w));
+  std::string energy = "energy         ";
+  for (const auto& [dtype, rate] : s.tensor_flops) {
+    const double mac_j = s.energy_per_mac_j > 0.0 ? s.energy_per_mac_j : 2.0 * gpu_power::kTensorShare * s.tdp_w / rate;
+    energy += format_quantity(mac_j, Dimension::energy) + " per " + std::string(ir::dtype_name(dtype)) + " MAC, ";
+  }
+  out.push_back(energy + format_quantity(s.energy_per_flop_j, Dimension::energy) + " per CUDA-core FLOP, " +
+                format_quantity(s.energy_per_hbm_byte_j / kBitsPerByte, Dimension::energy_per_bit) + " HBM");
   return out;
 }
 

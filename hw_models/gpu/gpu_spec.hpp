@@ -3,8 +3,9 @@
 // key is declared once in gpu_params() (gpu_spec.cpp) with its unit, default and meaning.
 // Tensor throughput for float32 means TF32 tensor-core math (what frameworks use for FP32
 // GEMMs on Hopper). Derived: sms() = gpcs * tpcs_per_gpc * sms_per_tpc. An H100's L2 (50 MB),
-// HBM capacity (80 GB), tensor cores per SM (4) and TDP (700 W) are facts no model here uses
-// yet, so they are not keys (a key no model reads is an error).
+// HBM capacity (80 GB) and tensor cores per SM (4) are facts no model here uses yet, so they
+// are not keys (a key no model reads is an error). Power (gpu_power_fit.hpp): the TDP scales the
+// shared energy shares into this GPU's energies per FLOP; each energy may be given instead.
 #include <map>
 #include <string>
 #include <vector>
@@ -32,10 +33,14 @@ struct GpuSpec {
   // Fusion rules whose groups run as one kernel, by name; all rules when `fuse_all`.
   bool fuse_all = true;
   std::vector<std::string> fusion;
-  double energy_per_mac_j = 0.07e-12;
-  double energy_per_flop_j = 0.0;            // CUDA-core element-wise work
+  // Power. Energies per operation: 0 in tensor_mac_j means "derived from the TDP" (by dtype).
+  double tdp_w = 0.0;                        // the datasheet's maximum board power (0: no power model)
+  double power_limit_w = 0.0;                // kernels are throttled to this (default: tdp; 0: none)
+  double active_power_w = 0.0;               // beyond idle while a kernel runs
+  double energy_per_mac_j = 0.07e-12;        // tensor-core MAC, every dtype (0: from the TDP)
+  double energy_per_flop_j = 0.0;            // CUDA-core FLOP or element-wise lane op
   double energy_per_hbm_byte_j = 0.0;
-  double static_power_w = 0.0;
+  double static_power_w = 0.0;               // idle, a CUDA context resident
 
   int sms() const { return gpcs * tpcs_per_gpc * sms_per_tpc; }
 };

@@ -90,7 +90,7 @@ void ReportBuilder::add(const opt::TaskGraph& graph, const sched::Schedule& sche
         const double pe = t.cost.parts[part].picojoules();
         if (pe != 0.0) rows_[{u.name, std::string(hw::energy_part_name(part))}] += pe;
       }
-    } else {
+    } else if (e != 0.0) {  // a free task (a view, a read the memory does not charge) adds no row
       rows_[{u.name, memory ? "memory" : "compute"}] += e - conversion;
       if (conversion > 0.0) rows_[{u.name, "conversion"}] += conversion;
     }

@@ -141,8 +141,8 @@ const Param& placement_reuse() {
           .doc("by_class places each graph (a serving batch, a generation step) as the joint search placed its "
                "representative (every length rounded down to a power of two), searching it afresh when list "
                "scheduling from that placement does over 1 % better (sim/joint/placement_reuse.hpp: our "
-               "approximation, faster; it moved llama-2-7b serving's mean TTFT by 10 % and left one-sequence "
-               "decode steps exact: docs/PERFORMANCE.md); none searches every graph");
+               "approximation, faster; it moved llama-2-7b serving's mean TTFT by 10 % and keeps a "
+               "one-sequence generation within 1 % of every step searched: docs/PERFORMANCE.md); none searches every graph");
   return p;
 }
 

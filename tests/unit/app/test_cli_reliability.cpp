@@ -94,7 +94,7 @@ TEST_CASE("an SLO beyond 106 days is an error at its key") {
 
 TEST_CASE("energies of 1e300 pJ: never an internal error, and an EDP beyond a double is an error naming it") {
   Configs c;
-  c.edit("hardware/hbm3.yaml", "read_energy: 124.8 pJ", "read_energy: 1e300 pJ");
+  c.edit("hardware/hbm3.yaml", "read_energy: 0 pJ", "read_energy: 1e300 pJ");
   // The selector's sums overflowed: "the selection problem has no allowed assignment", exit 3.
   for (const char* objective : {"time", "energy", "edp"}) {
     INFO(objective);
@@ -145,7 +145,7 @@ TEST_CASE("a memory of 1e27 B is an error at its capacity, not a UBSan report") 
   const std::string hbm = c.edit("hardware/hbm3.yaml", "capacity: 80 GB", "capacity: 1e27 B");
   const auto r = run_lightcode("hw show " + c.path("configs/systems/h100_sxm.yaml"));
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find(hbm + ":10:11: memory.hbm.capacity: must be at most 9200 PB, got '1e27 B' (capacities are counted in "
+  CHECK(r.err.find(hbm + ":11:11: memory.hbm.capacity: must be at most 9200 PB, got '1e27 B' (capacities are counted in "
                          "64-bit integer bytes)") != std::string::npos);
 }
 

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include <unistd.h>
 
@@ -35,6 +37,20 @@ struct Counts {
                                           [&](const ir::Node& n) { return n.kind_name == kind; }));
   }
 };
+
+// The checkpoint's parameters: elements of the graph's weights (parameter memory named
+// "<scope>.weight"); the folded constants (rotary tables, masks, scales) are not in it.
+int64_t weight_elements(const ir::Graph& g) {
+  int64_t n = 0;
+  for (const ir::Node& m : g.nodes()) {
+    const std::string_view name = m.name;
+    if (m.kind == ir::OpKind::memory && m.role == ir::MemoryRole::parameter && name.size() >= 7 &&
+        name.substr(name.size() - 7) == ".weight") {
+      n += m.output().shape.elements();
+    }
+  }
+  return n;
+}
 
 // The original's MACs: elements of output 0 times the last dimension of input 0.
 Counts count(const ir::Graph& g) {
@@ -100,7 +116,8 @@ std::string error_of(const std::function<void()>& f) {
 TEST_CASE("the model zoo lists its configs sorted and each decoder builds both stages") {
   const auto names = frontend::builtin_model_names();
   for (const char* expected :
-       {"gpt2", "gpt2-medium", "gpt2-xl", "llama-2-13b", "llama-2-7b", "llama-3-8b", "opt-1.3b"}) {
+       {"codellama-13b", "codellama-34b", "codellama-7b", "gpt2", "gpt2-medium", "gpt2-xl", "llama-2-13b",
+        "llama-2-7b", "llama-3-8b", "mistral-7b", "opt-1.3b"}) {
     CHECK(std::find(names.begin(), names.end(), expected) != names.end());
   }
   CHECK(std::is_sorted(names.begin(), names.end()));
@@ -293,6 +310,32 @@ TEST_CASE("llama-3-8b shares 8 KV heads among 32 query heads (repeat_kv)") {
             int64_t{4096} * 128256);
 }
 
+TEST_CASE("llama-family models have their published parameter counts") {
+  // Hugging Face's num_parameters() of each checkpoint: Llama 2 and 3 as anchors, then the
+  // Mistral and Code Llama configs the ML.ENERGY calibration rows run.
+  const std::pair<const char*, int64_t> published[] = {
+      {"llama-2-7b", 6'738'415'616},     {"llama-2-13b", 13'015'864'320}, {"llama-2-70b", 68'976'648'192},
+      {"llama-3-8b", 8'030'261'248},     {"mistral-7b", 7'248'023'552},   {"codellama-7b", 6'738'546'688},
+      {"codellama-13b", 13'016'028'160}, {"codellama-34b", 33'743'970'304}};
+  for (const auto& [name, parameters] : published) {
+    CAPTURE(name);
+    const frontend::ModelConfig c = frontend::builtin_model(name);
+    CHECK(c.model_type == frontend::ModelFamily::llama);
+    CHECK(weight_elements(frontend::build_model(c, Stage::prefill, 1, frontend::Logits::last)) == parameters);
+  }
+  // Mistral 7B v0.3 and Code Llama 34B share 8 KV heads of 128 among 32 and 64 query heads;
+  // the 7B and 13B Code Llamas have Llama 2's shapes and 16 more vocabulary rows.
+  const frontend::ModelConfig mistral = frontend::builtin_model("mistral-7b");
+  CHECK(mistral.head_dim() == 128);
+  CHECK(mistral.num_key_value_heads == 8);
+  CHECK(mistral.torch_dtype == ir::DType::bfloat16);
+  const frontend::ModelConfig code34 = frontend::builtin_model("codellama-34b");
+  CHECK(code34.head_dim() == 128);
+  CHECK(code34.num_attention_heads / code34.num_key_value_heads == 8);
+  CHECK(frontend::builtin_model("codellama-7b").vocab_size == frontend::builtin_model("llama-2-7b").vocab_size + 16);
+  CHECK(frontend::builtin_model("codellama-13b").vocab_size == frontend::builtin_model("llama-2-13b").vocab_size + 16);
+}
+
 TEST_CASE("llama in float16 upcasts RMSNorm to float32 and casts back") {
   const ir::Graph g =
       frontend::build_model(frontend::builtin_model("llama-2-7b"), Stage::prefill, 6, frontend::Logits::all);
@@ -334,8 +377,8 @@ TEST_CASE("opt-1.3b: learned positions, q/k/v with biases, ReLU feed-forward, ad
 TEST_CASE("unknown built-in model names the available ones") {
   const std::string msg = error_of([] { frontend::builtin_model("gpt3"); });
   CHECK(msg.find("unknown built-in model 'gpt3'") != std::string::npos);
-  CHECK(msg.find("gpt2, gpt2-medium, gpt2-xl, llama-2-13b, llama-2-70b, llama-2-7b, llama-3-8b, opt-1.3b") !=
-        std::string::npos);
+  CHECK(msg.find("codellama-13b, codellama-34b, codellama-7b, deit-base, gpt2, gpt2-medium, gpt2-xl, llama-2-13b, "
+                 "llama-2-70b, llama-2-7b, llama-3-8b, mistral-7b, opt-1.3b") != std::string::npos);
 }
 
 TEST_CASE("a model YAML with a missing key names the file, line and key") {

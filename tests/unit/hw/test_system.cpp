@@ -283,7 +283,7 @@ TEST_CASE("a system for another profile outside configs/systems/ says which fold
 TEST_CASE("a hardware file given as a system says so and names a system that uses it") {
   const std::string hw_dir = test::source_dir() + "/configs/hardware";
   CHECK(load_error(hw_dir + "/h100_sxm.yaml", "default") ==
-        hw_dir + "/h100_sxm.yaml:26:9: family: this is a hardware file (family: gpu), not a system file; a system "
+        hw_dir + "/h100_sxm.yaml:31:9: family: this is a hardware file (family: gpu), not a system file; a system "
                  "file lists its compute units under `units:` and its memories under `memory:`, each taken from a "
                  "hardware file (`units: {gpu: {from: ../hardware/h100_sxm.yaml}}`), and the `links:` between them; "
                  "see " + systems_dir() + "/h100_sxm.yaml, which uses this one");

@@ -265,7 +265,7 @@ TEST_CASE("phu dense + gpu add against a fused gpu dense_add: each wins under so
   // follows on the GPU. Conversions dear: the GPU's GEMM with the add in its epilogue.
   const Outcome cheap = place_dense_add(gpu_phu("0.001"), opt::Objective::energy);
   CHECK(cheap.tasks == std::vector<std::string>{"dense/mm0@phu", "add@gpu"});
-  const Outcome dear = place_dense_add(gpu_phu("100"), opt::Objective::energy);
+  const Outcome dear = place_dense_add(gpu_phu("1000"), opt::Objective::energy);
   CHECK(dear.tasks == std::vector<std::string>{"dense/gemm_epilogue@gpu"});
   // Time: the GPU's fused kernel.
   CHECK(place_dense_add(gpu_phu("0.001"), opt::Objective::time).tasks ==

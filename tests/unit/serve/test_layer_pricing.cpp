@@ -6,15 +6,18 @@
 // %; "0" is exact to the picosecond, "1e-12" a rounding of the energy sums):
 //
 //   model, batches            system       objective   time max / mean   energy max / mean
-//   gpt2, 24 (up to 8 seq.)   h100_sxm     time        4.9 / 0.51        23 / 3.0
-//                             h100_sxm     energy      0 / 0             1e-12
-//                             gpu_dota_b   time        8.2 / 2.2         48 / 12
-//                             gpu_dota_b   energy      33 / 1.4          4.2 / 0.18
-//   llama-2-7b, 8 (up to 4)   h100_sxm     time        1.2 / 0.28        0.41 / 0.10
-//                             h100_sxm     energy      0 / 0             1e-12
-//                             gpu_dota_b   time        1.4 / 0.41        0.65 / 0.15
-//                             gpu_dota_b   energy      0 / 0             1e-12
+//   gpt2, 24 (up to 8 seq.)   h100_sxm     time        3.1 / 0.43        20 / 1.6
+//                             h100_sxm     energy      4.7 / 0.81        7.3 / 0.66
+//                             gpu_dota_b   time        8.2 / 2.2         20 / 4.0
+//                             gpu_dota_b   energy      6.7 / 1.8         21 / 3.1
+//   llama-2-7b, 8 (up to 4)   h100_sxm     time        1.6 / 0.33        0.45 / 0.08
+//                             h100_sxm     energy      9.9 / 1.3         0.35 / 0.09
+//                             gpu_dota_b   time        1.5 / 0.42        0.45 / 0.09
+//                             gpu_dota_b   energy      2.8 / 0.85        3.3 / 0.78
 //
+// (The energy objective was exact while the GPU had no idle power: with it, time costs energy
+// and a one- or two-layer graph may overlap a small op on the host CPU where the whole model
+// does not.)
 // Where it is not exact, the placement differs: two placements nearly tie at one or two layers
 // and grow at different rates per layer, so the L-layer search picks the other one (see
 // pipeline_cost.hpp). The objective's own figure moves little; the other one (energy under the
@@ -46,7 +49,6 @@ struct LayerBound {
   double max_time, mean_time, max_energy, mean_energy;
 };
 // Time to the picosecond, energy but for the rounding of its sums.
-constexpr LayerBound kLayerExact{0.0, 0.0, 1e-13, 1e-13};
 
 void check_extrapolation(const std::string& model, const std::string& system_name, opt::Objective objective,
                          size_t per_kind, size_t most_sequences, const LayerBound& bound) {
@@ -79,26 +81,26 @@ void check_extrapolation(const std::string& model, const std::string& system_nam
 }  // namespace
 
 TEST_CASE("layers extrapolated: gpt2 on h100_sxm, time") {
-  check_extrapolation("gpt2", "h100_sxm", opt::Objective::time, 6, 8, {0.06, 0.01, 0.28, 0.04});
+  check_extrapolation("gpt2", "h100_sxm", opt::Objective::time, 6, 8, {0.04, 0.006, 0.25, 0.02});
 }
 TEST_CASE("layers extrapolated: gpt2 on h100_sxm, energy") {
-  check_extrapolation("gpt2", "h100_sxm", opt::Objective::energy, 6, 8, kLayerExact);
+  check_extrapolation("gpt2", "h100_sxm", opt::Objective::energy, 6, 8, {0.06, 0.01, 0.09, 0.008});
 }
 TEST_CASE("layers extrapolated: gpt2 on gpu_dota_b, time") {
-  check_extrapolation("gpt2", "gpu_dota_b", opt::Objective::time, 6, 8, {0.10, 0.03, 0.55, 0.14});
+  check_extrapolation("gpt2", "gpu_dota_b", opt::Objective::time, 6, 8, {0.10, 0.03, 0.25, 0.05});
 }
 TEST_CASE("layers extrapolated: gpt2 on gpu_dota_b, energy") {
-  check_extrapolation("gpt2", "gpu_dota_b", opt::Objective::energy, 6, 8, {0.36, 0.02, 0.05, 0.0025});
+  check_extrapolation("gpt2", "gpu_dota_b", opt::Objective::energy, 6, 8, {0.08, 0.023, 0.25, 0.04});
 }
 TEST_CASE("layers extrapolated: llama-2-7b on h100_sxm, time") {
-  check_extrapolation("llama-2-7b", "h100_sxm", opt::Objective::time, 2, 4, {0.015, 0.004, 0.006, 0.0015});
+  check_extrapolation("llama-2-7b", "h100_sxm", opt::Objective::time, 2, 4, {0.02, 0.004, 0.006, 0.001});
 }
 TEST_CASE("layers extrapolated: llama-2-7b on h100_sxm, energy") {
-  check_extrapolation("llama-2-7b", "h100_sxm", opt::Objective::energy, 2, 4, kLayerExact);
+  check_extrapolation("llama-2-7b", "h100_sxm", opt::Objective::energy, 2, 4, {0.12, 0.017, 0.0045, 0.0011});
 }
 TEST_CASE("layers extrapolated: llama-2-7b on gpu_dota_b, time") {
-  check_extrapolation("llama-2-7b", "gpu_dota_b", opt::Objective::time, 2, 4, {0.018, 0.005, 0.008, 0.002});
+  check_extrapolation("llama-2-7b", "gpu_dota_b", opt::Objective::time, 2, 4, {0.018, 0.005, 0.006, 0.0011});
 }
 TEST_CASE("layers extrapolated: llama-2-7b on gpu_dota_b, energy") {
-  check_extrapolation("llama-2-7b", "gpu_dota_b", opt::Objective::energy, 2, 4, kLayerExact);
+  check_extrapolation("llama-2-7b", "gpu_dota_b", opt::Objective::energy, 2, 4, {0.035, 0.011, 0.04, 0.01});
 }

@@ -203,10 +203,12 @@ TEST_CASE("generation: peak memory does not grow with the tokens (1024 and 8192 
   CHECK(static_cast<double>(many) < 1.2 * static_cast<double>(few));
 }
 
-TEST_CASE("generation with placement_reuse: by_class: one-sequence decode steps as every step searched, to the picosecond") {
+TEST_CASE("generation with placement_reuse: by_class: one sequence's figures within 1 % of every step searched") {
   // Each step takes the placement of its representative (the KV length rounded down to a power
-  // of two), guarded by list scheduling; decode steps of one sequence do not move it
-  // (docs/PERFORMANCE.md, "Placement reuse"), so every figure is the per-step search's.
+  // of two), guarded by list scheduling: a graph is searched afresh when list scheduling does
+  // over 1 % better from its own search's start, so a reused step is never more than about 1 %
+  // worse, and may be better (the representative's search found a placement the graph's own,
+  // with its budget, did not).
   for (const char* system : {"h100_sxm.yaml", "gpu_dota_b.yaml"}) {
     CAPTURE(system);
     // KV lengths 124..135: representatives 64 and 128.
@@ -215,11 +217,10 @@ TEST_CASE("generation with placement_reuse: by_class: one-sequence decode steps 
     reused.placement_reuse = serve::PlacementReuseMode::by_class;
     const results::PointSummary a = sweep::run_point(searched).result.summary;
     const results::PointSummary b = sweep::run_point(reused).result.summary;
-    CHECK(b.makespan == a.makespan);
-    CHECK(b.energy_pj == doctest::Approx(a.energy_pj).epsilon(1e-12));
-    CHECK(b.ttft_s == a.ttft_s);
-    CHECK(b.tpot_s == a.tpot_s);
-    CHECK(b.photonic_selected == a.photonic_selected);
+    CHECK(b.makespan.seconds() <= 1.01 * a.makespan.seconds());
+    CHECK(b.ttft_s <= 1.01 * a.ttft_s);
+    CHECK(b.tpot_s <= 1.01 * a.tpot_s);
+    CHECK(b.energy_pj == doctest::Approx(a.energy_pj).epsilon(0.02));
     // The reused steps ran no search of their own.
     CHECK(b.placement_evaluations < a.placement_evaluations);
   }

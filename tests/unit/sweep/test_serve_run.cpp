@@ -66,15 +66,17 @@ TEST_CASE("serving: a single request is stage generate to the picosecond") {
              "\nobjective: energy\nplacement_evaluations: 8\nfidelity: analytical\n");
   const results::PointSummary g = sweep::run_point(generate).result.summary;
 
-  // The exact cost, and the composed one without grids: a batch of one is then exact too. Each
-  // with every layer built, and with layers extrapolated from one and two (our approximation,
-  // sim/serve/pipeline_cost.hpp), which is exact here: gpt2's layers run one after another on
-  // the GPU, so the second layer adds what every further one does.
-  for (const char* cost :
-       {"iteration_cost: exact\niteration_layers: all\n", "iteration_cost: exact\niteration_layers: extrapolated\n",
-        "iteration_cost: composed\ncost_grid_bits: 0\niteration_layers: all\n",
-        "iteration_cost: composed\ncost_grid_bits: 0\niteration_layers: extrapolated\n"}) {
-    INFO(cost);
+  // The exact cost, and the composed one without grids: a batch of one is then exact too, with
+  // every layer built. With layers extrapolated from one and two (our approximation,
+  // sim/serve/pipeline_cost.hpp) the figures are within its stated error: under the energy
+  // objective the GPU's idle power makes a one- or two-layer graph place a small op otherwise
+  // than the whole model does (0.5 % here).
+  for (const auto& [cost, exact] :
+       {std::pair{"iteration_cost: exact\niteration_layers: all\n", true},
+        std::pair{"iteration_cost: exact\niteration_layers: extrapolated\n", false},
+        std::pair{"iteration_cost: composed\ncost_grid_bits: 0\niteration_layers: all\n", true},
+        std::pair{"iteration_cost: composed\ncost_grid_bits: 0\niteration_layers: extrapolated\n", false}}) {
+    INFO(std::string(cost));
     const sweep::PointRun served = sweep::run_point(only_point(
         s,
         serve_text(s, {"h100_sxm"},
@@ -85,13 +87,18 @@ TEST_CASE("serving: a single request is stage generate to the picosecond") {
     CHECK(r.arrival == Time::zero());
     CHECK(r.first_token == Time::from_seconds(g.ttft_s));  // the prefill's makespan
     CHECK(r.ttft_s == g.ttft_s);
-    CHECK(r.tpot_s == g.tpot_s);
-    CHECK(r.finish == g.makespan);  // prefill and every decode step, to the picosecond
-    CHECK(v.makespan == g.makespan);
+    if (exact) {
+      CHECK(r.tpot_s == g.tpot_s);
+      CHECK(r.finish == g.makespan);  // prefill and every decode step, to the picosecond
+      CHECK(v.makespan == g.makespan);
+    } else {
+      CHECK(r.tpot_s == doctest::Approx(g.tpot_s).epsilon(0.02));
+      CHECK(v.makespan.seconds() == doctest::Approx(g.makespan.seconds()).epsilon(0.01));
+    }
     CHECK(v.iterations == kOutput);  // the prefill gives the first token, then one decode step each
     // Static power over the run: the same as each step's over its makespan.
-    CHECK(v.energy_pj == doctest::Approx(g.energy_pj).epsilon(1e-12));
-    CHECK(v.energy_per_token_pj == doctest::Approx(g.energy_per_token_pj).epsilon(1e-12));
+    CHECK(v.energy_pj == doctest::Approx(g.energy_pj).epsilon(exact ? 1e-12 : 0.01));
+    CHECK(v.energy_per_token_pj == doctest::Approx(g.energy_per_token_pj).epsilon(exact ? 1e-12 : 0.01));
   }
 }
 

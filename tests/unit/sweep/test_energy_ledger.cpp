@@ -1,0 +1,69 @@
+// The electronic energy ledger on whole points (issue 25): a decode step's HBM energy is its
+// kernels' bytes times the energy per byte, charged once (the HBM unit charges no read of its
+// own); Llama-2-7B prefill draws, on the H100 and the A100, an average power that rises with the
+// prompt towards the power limit, as GEMM-bound work does on real GPUs.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "hw_models/gpu/gpu_power_fit.hpp"
+#include "sim/sweep/run_point.hpp"
+#include "tests/support/point.hpp"
+
+using namespace lightcode;
+
+namespace {
+
+double ledger_row(const results::PointResult& r, const std::string& hardware, const std::string& category) {
+  double sum = 0.0;
+  for (const results::EnergyRow& row : r.energy) {
+    if (row.hardware == hardware && row.category == category) sum += row.energy_pj;
+  }
+  return sum;
+}
+
+// The GPU's average board power over a prefill: its dynamic energy and idle power over the
+// makespan.
+double gpu_watts(const results::PointResult& r) {
+  double pj = 0.0;
+  for (const results::EnergyRow& row : r.energy) {
+    if (row.hardware == "gpu") pj += row.energy_pj;
+  }
+  return pj * 1e-12 / r.summary.makespan.seconds();
+}
+
+}  // namespace
+
+TEST_CASE("ledger: a llama-2-7b decode step's HBM energy is its kernels' bytes x energy per byte, once") {
+  sweep::PointSpec p = test::analytical_point("llama-2-7b", 512, "h100_sxm.yaml");
+  p.stage = Stage::decode;
+  const sweep::PointRun run = sweep::run_point(p);
+  double gpu_bytes = 0.0;
+  for (const opt::Task& t : run.tasks.tasks) {
+    if (t.cost.parts[hw::EnergyPart::hbm].picojoules() > 0.0)
+      gpu_bytes += static_cast<double>(t.cost.bytes_read + t.cost.bytes_written);
+  }
+  // Every weight (13.5 GB in bf16) and the 512-token KV cache (268 MB) read at least once.
+  CHECK(gpu_bytes > 13.4e9 + 0.26e9);
+  CHECK(gpu_bytes < 1.05 * (13.5e9 + 0.27e9));
+  const double per_byte_pj = 8.0 * hw::gpu_power::kHbmEnergyPerBitJ * 1e12;
+  CHECK(ledger_row(run.result, "gpu", "hbm") == doctest::Approx(gpu_bytes * per_byte_pj).epsilon(1e-9));
+  // Nothing else charges those reads: the HBM unit's own row is zero and no link carries them.
+  CHECK(ledger_row(run.result, "hbm", "memory") == 0.0);
+  CHECK(ledger_row(run.result, "hbm->gpu", "data_movement") == 0.0);
+}
+
+TEST_CASE("llama-2-7b prefill power: rising with the prompt, 55-100 % of the limit at 2048 and 8192 tokens") {
+  for (const auto& [system, limit] : {std::pair{"h100_sxm.yaml", 700.0}, std::pair{"a100_sxm.yaml", 400.0}}) {
+    CAPTURE(system);
+    double at[3] = {};
+    const int64_t lengths[3] = {128, 2048, 8192};
+    for (int i = 0; i < 3; ++i) at[i] = gpu_watts(sweep::run_point(test::analytical_point("llama-2-7b", lengths[i], system)).result);
+    MESSAGE(system << ": " << at[0] << " W at 128 tokens, " << at[1] << " W at 2048, " << at[2] << " W at 8192");
+    CHECK(at[1] > at[0]);
+    CHECK(at[1] >= 0.55 * limit);
+    CHECK(at[2] >= 0.55 * limit);
+    CHECK(at[1] <= limit);
+    CHECK(at[2] <= limit);
+  }
+}

@@ -92,8 +92,8 @@ void check_against_pipeline(const std::string& system, const ComposedCostOptions
                        << e.mean_energy * 100 << " %");
     CHECK(e.max_time < bounds[kind].max_time);
     CHECK(e.mean_time < bounds[kind].mean_time);
-    CHECK(e.max_energy < 0.002);
-    CHECK(e.mean_energy < 0.0005);
+    CHECK(e.max_energy < 0.004);
+    CHECK(e.mean_energy < 0.001);
     ++kind;
   }
   CHECK(composed.clamped() == 0);
@@ -179,19 +179,19 @@ TEST_CASE("composed cost: bad options and batches are errors") {
 }
 
 TEST_CASE("composed against the exact pipeline: gpt2 on the GPU system") {
-  check_against_pipeline("gpu", kExact, {{0.095, 0.038}, {0.055, 0.026}, {0.043, 0.024}});
-  check_against_pipeline("gpu", kGrids, {{0.055, 0.029}, {0.075, 0.034}, {0.045, 0.022}});
+  check_against_pipeline("gpu", kExact, {{0.095, 0.038}, {0.31, 0.085}, {0.085, 0.055}});
+  check_against_pipeline("gpu", kGrids, {{0.055, 0.029}, {0.29, 0.084}, {0.085, 0.056}});
 }
 
 TEST_CASE("composed against the exact pipeline: uniform grids as scenarios set them") {
   // cost_grid_bits (a scenario key) sets all three grids: 3 is its default, 2 the shipped study's.
-  check_against_pipeline("gpu", {3, 3, 3}, {{0.06, 0.032}, {0.06, 0.033}, {0.048, 0.025}});
-  check_against_pipeline("gpu", {2, 2, 2}, {{0.055, 0.027}, {0.095, 0.04}, {0.048, 0.024}});
+  check_against_pipeline("gpu", {3, 3, 3}, {{0.06, 0.032}, {0.31, 0.086}, {0.085, 0.055}});
+  check_against_pipeline("gpu", {2, 2, 2}, {{0.055, 0.027}, {0.30, 0.088}, {0.085, 0.058}});
 }
 
 TEST_CASE("composed against the exact pipeline: gpt2 on the GPU and PHU system") {
-  check_against_pipeline("gpu_phu", kExact, {{0.095, 0.038}, {0.034, 0.017}, {0.021, 0.012}});
-  check_against_pipeline("gpu_phu", kGrids, {{0.055, 0.029}, {0.048, 0.024}, {0.036, 0.018}});
+  check_against_pipeline("gpu_phu", kExact, {{0.095, 0.038}, {0.19, 0.095}, {0.115, 0.063}});
+  check_against_pipeline("gpu_phu", kGrids, {{0.055, 0.029}, {0.19, 0.096}, {0.115, 0.065}});
 }
 
 TEST_CASE("a serving run on the composed cost conserves tokens and tracks the exact run") {

@@ -67,3 +67,15 @@ TEST_CASE("llama-2-7b prefill power: rising with the prompt, 55-100 % of the lim
     CHECK(at[2] <= limit);
   }
 }
+
+TEST_CASE("a decode step is not slower than the prompt: TPOT <= TTFT at 128-token prompts on the H100") {
+  // A decode's attention takes a 16-row query tile and splits its keys over the SMs
+  // (flash-decoding, hw_models/gpu/gpu_fused.cpp), not a 128-row FlashAttention tile per head.
+  for (const char* model : {"gpt2", "llama-2-7b"}) {
+    CAPTURE(model);
+    const results::PointSummary s =
+        sweep::run_point(test::generate_point(model, 128, 3, "h100_sxm.yaml")).result.summary;
+    MESSAGE(model << ": TTFT " << s.ttft_s << " s, TPOT " << s.tpot_s << " s");
+    CHECK(s.tpot_s <= s.ttft_s);
+  }
+}

@@ -205,6 +205,16 @@ bool refused_for_precision(const ir::Node& op, const hw::System& system) {
   }
   return false;
 }
+
+// The bits a photonic `unit` runs the product `op` at when they are fewer than its dtype holds
+// (a bfloat16 product on a 4-bit core: 4), else none.
+std::optional<int> reduced_bits(const ir::Node& op, const hw::HardwareModel& unit) {
+  const std::optional<int> most = unit.max_product_bits();
+  if (!most || op.input_types.empty()) return std::nullopt;
+  const int bits = ir::required_bits(op).value_or(*most);
+  const int held = static_cast<int>(8 * ir::dtype_bytes(op.input_type(0).dtype));
+  return bits < held ? std::optional<int>(bits) : std::nullopt;
+}
 }  // namespace
 
 PlannedPoint plan_point(const PointSpec& point, joint::PlacementReuse* reuse,
@@ -291,7 +301,14 @@ PlannedPoint plan_point(const PointSpec& point, joint::PlacementReuse* reuse,
     }
     ++sum.photonic_possible;
     const opt::Candidate& c = stacks.candidate(id, placement.choice[i]);
-    if (system.model(c.unit).capabilities().photonic) ++sum.photonic_selected;
+    if (!system.model(c.unit).capabilities().photonic) continue;
+    ++sum.photonic_selected;
+    if (const std::optional<int> bits = reduced_bits(graph.node(id), system.model(c.unit))) {
+      if (sum.reduced_precision_products++ == 0) {
+        sum.reduced_precision = std::string(ir::dtype_name(graph.node(id).input_type(0).dtype)) + " at " +
+                                std::to_string(*bits) + " bits on " + system.unit(c.unit).name;
+      }
+    }
   }
   return planned;
 }

@@ -184,6 +184,13 @@ std::string refusal_note(const PointSummary& p) {
          ") than the photonic unit computes at: not candidates there\n";
 }
 
+// Products a photonic unit ran at fewer bits than their dtype holds.
+std::string reduced_note(const PointSummary& p) {
+  return std::to_string(p.reduced_precision_products) + " matrix products ran at fewer bits than their dtype holds (" +
+         p.reduced_precision + (p.reduced_precision_products > 1 ? ", the first" : "") +
+         "); `precision:` in the scenario sets the bits they require\n";
+}
+
 }  // namespace
 
 std::string format_seed_table(const std::vector<PointSummary>& all) {
@@ -248,6 +255,7 @@ std::string format_seed_table(const std::vector<PointSummary>& all) {
   std::string notes;
   for (const PointSummary& p : points) {
     if (p.status == Status::ok && p.photonic_refused_precision != 0) notes += "note: " + p.id + ": " + refusal_note(p);
+    if (p.status == Status::ok && p.reduced_precision_products != 0) notes += "note: " + p.id + ": " + reduced_note(p);
   }
   return table.str() + notes;
 }
@@ -341,6 +349,7 @@ std::string format_point_details(const PointResult& point) {
       << s.photonic_possible << " possible\n";
   if (s.precision_bits != 0) out << "  precision " << s.precision_bits << " bits on every matrix product\n";
   if (s.photonic_refused_precision != 0) out << "  " << refusal_note(s);
+  if (s.reduced_precision_products != 0) out << "  " << reduced_note(s);
   if (s.placement_evaluations != 0) {
     out << "  placement: " << s.placement_evaluations << " placements scheduled; " << s.objective
         << " at most " << fixed(100.0 * s.gap, 2) << " % above its lower bound " << s.lower_bound

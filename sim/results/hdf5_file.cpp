@@ -134,6 +134,8 @@ const Fields<PointSummary>& summary_fields() {
       {"photonic_possible", &S::photonic_possible, 1, kGraphFigures},
       {"precision_bits", &S::precision_bits, 4, kGraphFigures},
       {"photonic_refused_precision", &S::photonic_refused_precision, 4, kGraphFigures},
+      {"reduced_precision_products", &S::reduced_precision_products, 8, kGraphFigures},
+      {"reduced_precision", &S::reduced_precision, 8, kGraphFigures},
       {"lower_bound", &S::lower_bound, 4, kGraphFigures},
       {"gap", &S::gap, 4, kGraphFigures},
       {"placement_evaluations", &S::placement_evaluations, 4, kGraphFigures},

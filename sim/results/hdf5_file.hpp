@@ -49,7 +49,9 @@ namespace lightcode::results {
 // parts follow from the stage). The provenance above (scenario_name, scenario_digest, /inputs,
 // /sources) is read where present: files written before it lack it. 7: stage serve's
 // summary `rejected` and the requests' `status` and `reason` (requests rejected at arrival).
-constexpr int64_t kResultsFormatVersion = 7;
+// 8: the summary's `reduced_precision_products` and `reduced_precision` (products a photonic
+// unit ran at fewer bits than their dtype holds).
+constexpr int64_t kResultsFormatVersion = 8;
 
 // Writes `file` to `path` through write_output_file (sim/core/output_file.hpp): built in
 // memory, then written to a temporary beside `path`, synced and renamed over it, the parent

@@ -126,6 +126,10 @@ struct PointSummary {
   int64_t precision_bits = 0;  // the scenario's `precision:`; 0: none set or no unit models it
   // Matrix products a photonic unit runs only at fewer bits than they require (not candidates).
   int64_t photonic_refused_precision = 0;
+  // Matrix products a photonic unit ran at fewer bits than their dtype holds (a bfloat16
+  // product at 4 bits), and what the first of them was ("bfloat16 at 4 bits on phu").
+  int64_t reduced_precision_products = 0;
+  std::string reduced_precision;
   // The default profile's joint placement (sim/joint): a lower bound on the objective's
   // metric, in its reported unit (s, pJ, s*pJ), the gap answer / bound - 1, and the placements
   // expanded, scheduled and charged; 0 under the lightcode profile's sum selection.

@@ -109,6 +109,8 @@ void add_step_counts(results::PointSummary& sum, const results::PointSummary& st
   sum.photonic_selected += step.photonic_selected;
   sum.photonic_possible += step.photonic_possible;
   sum.photonic_refused_precision += step.photonic_refused_precision;
+  sum.reduced_precision_products += step.reduced_precision_products;
+  if (sum.reduced_precision.empty()) sum.reduced_precision = step.reduced_precision;
   sum.subgraphs += step.subgraphs;
   sum.subgraphs_solved += step.subgraphs_solved;
   sum.subgraphs_reused += step.subgraphs_reused;

@@ -410,7 +410,8 @@ TEST_CASE("results file: h5py reads /summary as a table") {
   REQUIRE(status == 0);
   CHECK(out.find("fields id,status,error,model,stage,sequence_length,system,objective,profile,scheduler,"
                  "fidelity,makespan_ps,analytical_makespan_ps,makespan_s,energy_pj,nodes,photonic_selected,"
-                 "photonic_possible,precision_bits,photonic_refused_precision,lower_bound,gap,placement_evaluations,split,"
+                 "photonic_possible,precision_bits,photonic_refused_precision,reduced_precision_products,reduced_precision,"
+                     "lower_bound,gap,placement_evaluations,split,"
                  "subgraphs,subgraphs_solved,"
                  "subgraphs_reused,new_tokens,ttft_s,tpot_s,"
                          "energy_per_token_pj,requests,replicas,dispatch,arrival_rate_per_s,iterations,iteration_graphs,output_tokens,"

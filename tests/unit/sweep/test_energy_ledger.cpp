@@ -7,6 +7,7 @@
 #include <string>
 
 #include "hw_models/gpu/gpu_power_fit.hpp"
+#include "sim/results/console_table.hpp"
 #include "sim/sweep/run_point.hpp"
 #include "tests/support/point.hpp"
 
@@ -78,4 +79,26 @@ TEST_CASE("a decode step is not slower than the prompt: TPOT <= TTFT at 128-toke
     MESSAGE(model << ": TTFT " << s.ttft_s << " s, TPOT " << s.tpot_s << " s");
     CHECK(s.tpot_s <= s.ttft_s);
   }
+}
+
+TEST_CASE("precision visible: bfloat16 products run at 4 bits on DOTA-B are counted and named, and precision 16 refuses them") {
+  // The GPU's idle power taken away so that the energy objective puts products on the PHU.
+  sweep::PointSpec p = test::analytical_point("llama-3-8b", 16, "gpu_dota_b.yaml");
+  p.objective = "energy";
+  p.overrides.emplace_back("units.gpu.static_power", "0 W");
+  const results::PointSummary s = sweep::run_point(p).result.summary;
+  REQUIRE(s.photonic_selected > 0);
+  CHECK(s.reduced_precision_products == s.photonic_selected);  // every one of them is bfloat16
+  CHECK(s.reduced_precision == "bfloat16 at 4 bits on phu");
+  const std::string table = results::format_seed_table({s});
+  CHECK(table.find("note: p0: " + std::to_string(s.photonic_selected) +
+                   " matrix products ran at fewer bits than their dtype holds (bfloat16 at 4 bits on phu") !=
+        std::string::npos);
+  // Requiring bfloat16's 16 bits: the 4-bit core refuses them, none runs reduced.
+  p.precision = 16;
+  const results::PointSummary kept = sweep::run_point(p).result.summary;
+  CHECK(kept.photonic_selected == 0);
+  CHECK(kept.photonic_refused_precision > 0);
+  CHECK(kept.reduced_precision_products == 0);
+  CHECK(kept.reduced_precision.empty());
 }

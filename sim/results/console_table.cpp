@@ -333,7 +333,13 @@ std::string format_point_details(const PointResult& point) {
   if (s.parts & kServingFigures) {
     out << "  serving: " << s.requests << " requests on " << s.replicas << " replicas (dispatch " << s.dispatch
         << "), " << s.iterations << " iterations, " << s.output_tokens << " output tokens, energy per output token "
-        << fixed(s.energy_per_token_pj, 1) << " pJ\n";
+        << fixed(s.energy_per_token_pj, 1) << " pJ, average power " << fixed(s.average_power_w, 1) << " W\n";
+    if (s.steady_state_s > 0.0 && s.steady_output_tokens > 0) {
+      out << "  steady state (until the waiting queue first empties): " << fixed(s.steady_state_s, 6) << " s, "
+          << s.steady_output_tokens << " output tokens, " << fixed(s.steady_throughput_tokens_per_s, 1)
+          << " tokens/s, energy per output token " << fixed(s.steady_energy_per_token_pj, 1) << " pJ, average power "
+          << fixed(s.steady_power_w, 1) << " W\n";
+    }
   }
   if (s.parts & kGenerationFigures) {
     out << "  generation: " << s.new_tokens << " tokens, time to first token " << fixed(s.ttft_s, 9)

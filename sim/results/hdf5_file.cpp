@@ -167,6 +167,12 @@ const Fields<PointSummary>& summary_fields() {
       {"goodput_requests_per_s", &S::goodput_requests_per_s, 5, kServingFigures},
       {"preemptions", &S::preemptions, 5, kServingFigures},
       {"rejected", &S::rejected, 7, kServingFigures},
+      {"average_power_w", &S::average_power_w, 9, kServingFigures},
+      {"steady_state_s", &S::steady_state_s, 9, kServingFigures},
+      {"steady_output_tokens", &S::steady_output_tokens, 9, kServingFigures},
+      {"steady_throughput_tokens_per_s", &S::steady_throughput_tokens_per_s, 9, kServingFigures},
+      {"steady_energy_per_token_pj", &S::steady_energy_per_token_pj, 9, kServingFigures},
+      {"steady_power_w", &S::steady_power_w, 9, kServingFigures},
   };
   return fields;
 }

@@ -50,8 +50,10 @@ namespace lightcode::results {
 // /sources) is read where present: files written before it lack it. 7: stage serve's
 // summary `rejected` and the requests' `status` and `reason` (requests rejected at arrival).
 // 8: the summary's `reduced_precision_products` and `reduced_precision` (products a photonic
-// unit ran at fewer bits than their dtype holds).
-constexpr int64_t kResultsFormatVersion = 8;
+// unit ran at fewer bits than their dtype holds). 9: stage serve's summary `average_power_w` and
+// its steady state (`steady_state_s`, `steady_output_tokens`, `steady_throughput_tokens_per_s`,
+// `steady_energy_per_token_pj`, `steady_power_w`).
+constexpr int64_t kResultsFormatVersion = 9;
 
 // Writes `file` to `path` through write_output_file (sim/core/output_file.hpp): built in
 // memory, then written to a temporary beside `path`, synced and renamed over it, the parent

@@ -165,6 +165,15 @@ struct PointSummary {
   double goodput_requests_per_s = 0.0;   // requests meeting the scenario's latency targets
   int64_t preemptions = 0;
   int64_t rejected = 0;  // requests rejected at arrival (RequestRow::status), in none of the figures above
+  double average_power_w = 0.0;  // the run's energy (dynamic and static) / its time
+  // The steady state (sim/serve/simulator.hpp: until the waiting queue first empties once every
+  // request has arrived), as ML.ENERGY's benchmark measures: its length, the output tokens its
+  // iterations produced, and per second / per token / average power over it (NaN: no steady state).
+  double steady_state_s = 0.0;
+  int64_t steady_output_tokens = 0;
+  double steady_throughput_tokens_per_s = 0.0;
+  double steady_energy_per_token_pj = 0.0;
+  double steady_power_w = 0.0;
 };
 
 // A non-dominated (makespan, energy) placement the joint search found (`pareto: true`).

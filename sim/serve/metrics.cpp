@@ -70,6 +70,20 @@ ServeSummary summarise(const ServeResult& result, const ServeSpec& spec, const S
   }
   if (tokens > 0)
     s.energy_per_output_token_pj = s.energy.picojoules() / static_cast<double>(tokens);
+  if (run_s > 0.0) s.average_power_w = s.energy.joules() / run_s;
+  const double steady_s = result.steady_end.seconds();
+  s.steady_state_s = steady_s;
+  s.steady_output_tokens = result.steady_output_tokens;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  s.steady_throughput_tokens_per_s = s.steady_energy_per_output_token_pj = s.steady_power_w = nan;
+  if (steady_s > 0.0 && result.steady_output_tokens > 0) {
+    double watts = 0.0;
+    for (const ReplicaSpec& r : spec.replicas) watts += r.static_power_w;
+    const Energy steady = result.steady_dynamic_energy + Energy::from_joules(watts * steady_s);
+    s.steady_throughput_tokens_per_s = static_cast<double>(result.steady_output_tokens) / steady_s;
+    s.steady_energy_per_output_token_pj = steady.picojoules() / static_cast<double>(result.steady_output_tokens);
+    s.steady_power_w = steady.joules() / steady_s;
+  }
   return s;
 }
 

@@ -34,6 +34,14 @@ struct ServeSummary {
   std::vector<Energy> static_energy;   // per replica: its static power x the run time
   int64_t output_tokens = 0;
   int64_t preemptions = 0;
+  double average_power_w = 0.0;  // energy / run time
+  // The steady state (ServeResult::steady_end): NaN when there is none. Its energy is the
+  // iterations' that ended in it plus every replica's static power over it.
+  double steady_state_s = 0.0;
+  int64_t steady_output_tokens = 0;
+  double steady_throughput_tokens_per_s = 0.0;
+  double steady_energy_per_output_token_pj = 0.0;
+  double steady_power_w = 0.0;
 };
 
 // Nearest-rank percentile of `values` (not empty), p in (0, 100].

@@ -23,6 +23,7 @@ struct Replica {
   ReplicaState state;
   bool busy = false;
   Time busy_until, wake = Time::max();
+  Energy busy_energy;                 // the running iteration's
   std::vector<SlotRecord> in_flight;  // the running iteration's slots (reused, not reallocated)
   size_t iteration = 0;               // its index in ServeResult::iterations, when kept
 };
@@ -85,6 +86,11 @@ class Simulation {
         dispatch(order_[next]);
       for (size_t i = 0; i < replicas_.size(); ++i) {
         if (!replicas_[i].busy) start(i, now);
+      }
+      if (!steady_over_ && next == order_.size() &&
+          std::all_of(replicas_.begin(), replicas_.end(), [](const Replica& r) { return r.state.queue.empty(); })) {
+        steady_over_ = true;
+        result_.steady_end = now;
       }
       for (size_t i = 0; i < replicas_.size(); ++i) {
         // A step function: a sample only where (queue, running) changed (a replica untouched by
@@ -158,6 +164,7 @@ class Simulation {
     rr.peak_kv = std::max(rr.peak_kv, kv);
     r.busy = true;
     r.busy_until = end;
+    r.busy_energy = cost.energy;
     r.wake = Time::max();
     ++result_.iteration_count;
     if (!spec_.keep_iterations) return;
@@ -168,6 +175,7 @@ class Simulation {
   void complete(size_t index, Time now) {
     Replica& r = replicas_[index];
     r.busy = false;
+    if (!steady_over_) result_.steady_dynamic_energy += r.busy_energy;
     for (size_t k = 0; k < r.in_flight.size(); ++k) {
       SlotRecord& slot = r.in_flight[k];
       Sequence* s = r.state.find_running(slot.request);
@@ -177,6 +185,7 @@ class Simulation {
       if (spec_.keep_iterations)
         result_.iterations[r.iteration].slots[k].produced_token = slot.produced_token;
       if (!slot.produced_token) continue;
+      if (!steady_over_) ++result_.steady_output_tokens;
       RequestRecord& q = result_.requests[slot.request];
       if (++s->generated == 1) q.first_token = now;
       if (s->generated < s->output) continue;
@@ -196,6 +205,7 @@ class Simulation {
   std::vector<Replica> replicas_;
   std::vector<size_t> order_;  // request indices by arrival, ties in input order
   size_t finished_ = 0;
+  bool steady_over_ = false;  // ServeResult::steady_end is set
   frontend::Batch batch_;  // the iteration being costed (reused, not reallocated)
   ServeResult result_;
 };

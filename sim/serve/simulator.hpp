@@ -110,6 +110,13 @@ struct ServeResult {
   std::vector<ReplicaRecord> replicas;
   Time run_time;  // from time 0 to the last finish of a served request
   int64_t rejected = 0;  // requests rejected at arrival
+  // The steady state, as ML.ENERGY's benchmark takes it: from time 0 until the waiting queue
+  // first empties once every request has arrived (every replica's queue empty at an event:
+  // the last waiting request admitted). What iterations that ended by then produced and spent.
+  // steady_end 0: no steady state (nobody waited once all had arrived at time 0).
+  Time steady_end;
+  int64_t steady_output_tokens = 0;
+  Energy steady_dynamic_energy;
 };
 
 ServeResult simulate_serving(const std::vector<Request>& requests, const ServeSpec& spec);

@@ -189,6 +189,12 @@ void fill_serving_report(const serve::ServeResult& served, const serve::ServeSum
   sum.preemptions = figures.preemptions;
   sum.rejected = served.rejected;
   sum.output_tokens = figures.output_tokens;
+  sum.average_power_w = figures.average_power_w;
+  sum.steady_state_s = figures.steady_state_s;
+  sum.steady_output_tokens = figures.steady_output_tokens;
+  sum.steady_throughput_tokens_per_s = figures.steady_throughput_tokens_per_s;
+  sum.steady_energy_per_token_pj = figures.steady_energy_per_output_token_pj;
+  sum.steady_power_w = figures.steady_power_w;
 }
 
 }  // namespace

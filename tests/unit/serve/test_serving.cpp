@@ -366,3 +366,35 @@ TEST_CASE("a run without iteration records is the same run") {
   }
   CHECK(total_preemptions(lean) > 0);  // the records' bookkeeping under preemption too
 }
+
+TEST_CASE("steady state: until the waiting queue first empties, with its tokens, energy and power") {
+  // Four requests at time 0 (prompt 10, output 3), two at a time: the first two prefill and
+  // decode twice; when they finish the last two are admitted and the queue is empty.
+  std::vector<Request> requests;
+  for (int64_t i = 0; i < 4; ++i) requests.push_back(request(i, Time::zero(), 10, 3));
+  ServeSpec spec;
+  ReplicaSpec r = replica("continuous", 1000, 2);
+  r.static_power_w = 2.0;
+  spec.replicas.push_back(r);
+  const ServeResult result = simulate_serving(requests, spec);
+  REQUIRE(result.iterations.size() == 6);
+  CHECK(result.steady_end == result.iterations[2].end);
+  CHECK(result.iterations[3].start == result.steady_end);
+  CHECK(result.steady_output_tokens == 6);
+  const Energy first_three = result.iterations[0].energy + result.iterations[1].energy + result.iterations[2].energy;
+  CHECK(result.steady_dynamic_energy.picojoules() == doctest::Approx(first_three.picojoules()));
+  const ServeSummary s = summarise(result, spec, SloTargets{});
+  const double t = result.steady_end.seconds();
+  const double joules = first_three.joules() + 2.0 * t;
+  CHECK(s.steady_state_s == t);
+  CHECK(s.steady_throughput_tokens_per_s == doctest::Approx(6.0 / t));
+  CHECK(s.steady_energy_per_output_token_pj == doctest::Approx(joules * 1e12 / 6.0));
+  CHECK(s.steady_power_w == doctest::Approx(joules / t));
+  CHECK(s.average_power_w == doctest::Approx(s.energy.joules() / result.run_time.seconds()));
+  // All admitted at once: no one waits, no steady state.
+  ServeSpec roomy;
+  roomy.replicas.push_back(replica("continuous", 1000, 8));
+  const ServeSummary none = summarise(simulate_serving(requests, roomy), roomy, SloTargets{});
+  CHECK(none.steady_state_s == 0.0);
+  CHECK(std::isnan(none.steady_power_w));
+}

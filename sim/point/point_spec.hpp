@@ -61,6 +61,7 @@ struct ServePoint {
   IterationCostKind iteration_cost = IterationCostKind::composed;
   int64_t cost_grid_bits = serve::kDefaultGridBits;  // composed: the grids' significant bits
   serve::LayerPricing iteration_layers = serve::kDefaultLayerPricing;  // every layer, extrapolated, or by layer count
+  Time iteration_overhead, sequence_overhead;  // the engine's host time per iteration, and per sequence in it
 };
 
 struct PointSpec {

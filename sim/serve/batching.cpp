@@ -12,8 +12,8 @@ const ParamTable& batching_table() {
       "merged over these.",
       {
           Param::text("policy").fallback("continuous").doc(
-              "a registered batching policy: continuous (iteration-level, chunked prefill) or static "
-              "(whole batches)"),
+              "a registered batching policy: continuous (iteration-level, chunked prefill), static "
+              "(whole batches) or prefill_first (vLLM without chunked prefill)"),
       }};
   return table;
 }

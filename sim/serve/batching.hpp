@@ -5,6 +5,7 @@
 // `policy:` in a scenario's `batching:` mapping (or a replica's own keys, merged over it):
 //   continuous — iteration-level batching (batching_continuous.hpp)
 //   static     — whole batches (batching_static.hpp)
+//   prefill_first — vLLM without chunked prefill (batching_prefill_first.hpp)
 // Every policy preempts the most recently admitted sequence when the decodes would outgrow the
 // KV capacity (ReplicaState::make_room_for_decodes).
 #include <vector>

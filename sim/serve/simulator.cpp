@@ -156,7 +156,8 @@ class Simulation {
       if (q.first_service == kUnset) q.first_service = now;
     }
     const IterationEstimate cost = r.spec->cost->estimate(batch_);
-    const Time end = now.plus(cost.time, "the serving run's time");
+    const Time host = r.spec->iteration_overhead + r.spec->sequence_overhead * static_cast<int64_t>(f.slots.size());
+    const Time end = now.plus(cost.time, "the serving run's time").plus(host, "the serving run's time");
     ReplicaRecord& rr = result_.replicas[index];
     ++rr.iterations;
     rr.busy += cost.time;

@@ -2,7 +2,8 @@
 // The serving simulation: a discrete-event run of one or more replicas serving a request
 // stream. Requests are dispatched at arrival (dispatch.hpp); a free replica forms its next
 // iteration by its batching policy (batching.hpp) under its KV capacity (replica_state.hpp)
-// and is busy for the time its IterationCost gives. Times are integer ps, energies pJ.
+// and is busy for the time its IterationCost gives, plus the engine's host time
+// (ReplicaSpec::iteration_overhead and sequence_overhead). Times are integer ps, energies pJ.
 //
 // At each event time, in this order: iterations ending now complete (replicas by index), the
 // requests arriving now are dispatched (input order), every free replica forms an iteration,
@@ -36,6 +37,9 @@ struct ReplicaSpec {
   std::shared_ptr<const Batcher> batching;  // its policy with its parameters
   std::shared_ptr<const IterationCost> cost;
   double static_power_w = 0.0;  // drawn for the whole run, busy or not
+  // Host time an iteration adds, and per sequence in it, while the devices wait (a serving
+  // engine's scheduling and output processing between steps): in its time, not its cost.
+  Time iteration_overhead, sequence_overhead;
 };
 
 struct ServeSpec {

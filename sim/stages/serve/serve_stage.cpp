@@ -107,6 +107,8 @@ Replicas build_replicas(const PointSpec& point, const frontend::ModelConfig& mod
       spec.kv_capacity_tokens = serve::replica_memory(model, *system).kv_tokens;
       spec.batching = r.batching;
       spec.static_power_w = hw::static_power_watts(*system);
+      spec.iteration_overhead = point.serve.iteration_overhead;
+      spec.sequence_overhead = point.serve.sequence_overhead;
       const ReplicaCosts& costs = replica_costs(point, system_key(point, r), model, system, objective, policy, threads);
       spec.cost = costs.priced;
       out.exact.push_back(costs.exact);
@@ -306,6 +308,16 @@ const ParamTable& serve_table() {
                    "every layer; auto is all up to 12 decoder layers (gpt2's: every layer is cheap there and the "
                    "shipped GPT-2 studies keep their figures), extrapolated above (a 32-layer batch built whole "
                    "takes seconds)"),
+          Param::quantity("iteration_overhead", Dimension::duration)
+              .fallback("0 s")
+              .doc("host time each iteration adds while the replica's devices wait: a serving engine's "
+                   "scheduling, sampling and output processing between steps (vLLM 0.5 runs them between GPU "
+                   "steps, without overlap); with sequence_overhead, a fitted figure for an engine, not a "
+                   "hardware one"),
+          Param::quantity("sequence_overhead", Dimension::duration)
+              .fallback("0 s")
+              .doc("host time an iteration adds per sequence in it (sampling and detokenising each one), beside "
+                   "iteration_overhead"),
           rows::placement_evaluations(),
           rows::placement_reuse(),
       }};
@@ -397,6 +409,8 @@ void read_serve(const Params& p, PointSpec& s) {
   v.iteration_cost = parse_iteration_cost(p.choice("iteration_cost"));
   if (v.iteration_cost == IterationCostKind::composed) v.cost_grid_bits = p.integer("cost_grid_bits");
   v.iteration_layers = serve::parse_layer_pricing(p.choice("iteration_layers"));
+  v.iteration_overhead = Time::from_seconds(p.quantity("iteration_overhead"));
+  v.sequence_overhead = Time::from_seconds(p.quantity("sequence_overhead"));
 }
 
 void check_serve_inputs(const PointSpec& p, InputChecks& checks) {

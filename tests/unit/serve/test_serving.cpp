@@ -11,6 +11,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/serve/batching_continuous.hpp"
+#include "sim/serve/batching_prefill_first.hpp"
 #include "sim/serve/batching_static.hpp"
 #include "sim/serve/dispatch_prompt_length.hpp"
 #include "sim/serve/generator.hpp"
@@ -397,4 +398,60 @@ TEST_CASE("steady state: until the waiting queue first empties, with its tokens,
   const ServeSummary none = summarise(simulate_serving(requests, roomy), roomy, SloTargets{});
   CHECK(none.steady_state_s == 0.0);
   CHECK(std::isnan(none.steady_power_w));
+}
+
+TEST_CASE("prefill-first batching: whole prompts within the token budget, never beside decodes") {
+  // Prompts of 100 tokens, a budget of 250: two prompts a prefill iteration; decodes wait while
+  // anyone can be admitted.
+  std::vector<Request> requests;
+  for (int64_t i = 0; i < 5; ++i) requests.push_back(request(i, Time::zero(), 100, 4));
+  ServeSpec spec;
+  ReplicaSpec r = replica("continuous", 10'000, 4);
+  r.batching = std::make_shared<PrefillFirstBatching>(4, 250);
+  spec.replicas.push_back(r);
+  const ServeResult result = simulate_serving(requests, spec);
+  check_run_invariants(requests, spec, result);
+  for (const IterationRecord& it : result.iterations) {
+    const bool prefill = !it.slots.front().decode;
+    int64_t tokens = 0;
+    for (const SlotRecord& s : it.slots) {
+      CHECK(s.decode != prefill);  // all prefill or all decode
+      if (prefill) {
+        CHECK(s.new_tokens == 100);  // whole
+        CHECK(s.context == 0);
+      }
+      tokens += s.new_tokens;
+    }
+    if (prefill) CHECK(tokens <= 250);
+    CHECK(it.slots.size() <= 4);
+  }
+  // Iterations: {0, 1} prefilled, {2, 3} prefilled (the batch is full at 4), 3 decodes of four
+  // (the first token came from the prefill), then 4 is admitted and prefilled, 3 decodes of it.
+  REQUIRE(result.iterations.size() >= 3);
+  CHECK(result.iterations[0].slots.size() == 2);
+  CHECK(result.iterations[1].slots.size() == 2);
+  CHECK(result.iterations[2].slots.size() == 4);
+  CHECK(result.iterations[2].slots.front().decode);
+  CHECK(result.iterations.size() == 2 + 3 + 1 + 3);
+}
+
+TEST_CASE("host overhead: each iteration lasts its cost plus the engine's time per iteration and per sequence") {
+  std::vector<Request> requests;
+  for (int64_t i = 0; i < 3; ++i) requests.push_back(request(i, Time::zero(), 20, 5));
+  ServeSpec plain, slow;
+  plain.replicas.push_back(replica("continuous", 1000, 4));
+  ReplicaSpec r = replica("continuous", 1000, 4);
+  r.iteration_overhead = Time::ps(1'000'000);
+  r.sequence_overhead = Time::ps(10'000);
+  slow.replicas.push_back(r);
+  const ServeResult a = simulate_serving(requests, plain);
+  const ServeResult b = simulate_serving(requests, slow);
+  REQUIRE(a.iterations.size() == b.iterations.size());  // the same batches: no arrival moves them
+  for (size_t i = 0; i < a.iterations.size(); ++i) {
+    const auto slots = static_cast<int64_t>(b.iterations[i].slots.size());
+    CHECK(b.iterations[i].end - b.iterations[i].start ==
+          (a.iterations[i].end - a.iterations[i].start) + Time::ps(1'000'000) + Time::ps(10'000) * slots);
+    CHECK(b.iterations[i].energy.picojoules() == a.iterations[i].energy.picojoules());  // time only
+  }
+  CHECK(b.replicas[0].busy == a.replicas[0].busy);  // the devices' busy time excludes it
 }

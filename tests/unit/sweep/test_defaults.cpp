@@ -15,6 +15,7 @@
 #include "sim/core/params.hpp"
 #include "sim/joint/joint_placement.hpp"
 #include "sim/serve/batching_continuous.hpp"
+#include "sim/serve/batching_prefill_first.hpp"
 #include "sim/serve/batching_static.hpp"
 #include "sim/serve/generator.hpp"
 #include "sim/serve/pipeline_cost.hpp"
@@ -126,6 +127,10 @@ TEST_CASE("each batching policy's parse of an empty mapping is its default-const
   const auto& st = dynamic_cast<const serve::StaticBatching&>(*fixed);
   CHECK(st.max_batch == serve::StaticBatching{}.max_batch);
   CHECK(st.timeout == serve::StaticBatching{}.timeout);
+  const auto first = parse_policy<serve::Batcher>("{policy: prefill_first}", serve::batching_table(), "policy", p.batching);
+  const auto& pf = dynamic_cast<const serve::PrefillFirstBatching&>(*first);
+  CHECK(pf.max_batch == serve::PrefillFirstBatching{}.max_batch);
+  CHECK(pf.token_budget == serve::PrefillFirstBatching{}.token_budget);
   const auto dispatch = parse_policy<serve::Dispatcher>("{}", serve::dispatch_table(), "policy", p.dispatch);
   CHECK(same_type(*dispatch, *serve::ServeSpec{}.dispatch));
 }

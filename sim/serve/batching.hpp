@@ -8,6 +8,8 @@
 //   prefill_first — vLLM without chunked prefill (batching_prefill_first.hpp)
 // Every policy preempts the most recently admitted sequence when the decodes would outgrow the
 // KV capacity (ReplicaState::make_room_for_decodes).
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim/core/params.hpp"
@@ -37,5 +39,21 @@ using BatchingPolicy = PolicyEntry<Batcher>;
 const ParamTable& batching_table();
 // `max_batch`, the row every policy that caps its batch declares (one default for all).
 const Param& max_batch_row();
+
+// A policy capped at max_batch sequences and token_budget new tokens an iteration (continuous,
+// prefill_first); kBudget is its table's default budget (a test compares them).
+template <int64_t kBudget>
+struct BudgetedBatching : Batcher {
+  int64_t max_batch = 32;
+  int64_t token_budget = kBudget;
+
+  BudgetedBatching() = default;
+  BudgetedBatching(int64_t max_batch_, int64_t token_budget_) : max_batch(max_batch_), token_budget(token_budget_) {}
+};
+// Its parse from the keys max_batch and token_budget.
+template <class Policy>
+std::shared_ptr<const Batcher> parse_budgeted(const Params& p) {
+  return std::make_shared<Policy>(p.count("max_batch"), p.count("token_budget"));
+}
 
 }  // namespace lightcode::serve

@@ -44,9 +44,7 @@ BatchingPolicy continuous_batching() {
   return {"continuous",
           "iteration-level batching with max_batch sequences and token_budget new tokens; decodes first, then "
           "chunked prefill first come first served",
-          &table, [](const Params& p) -> std::shared_ptr<const Batcher> {
-            return std::make_shared<ContinuousBatching>(p.count("max_batch"), p.count("token_budget"));
-          }};
+          &table, &parse_budgeted<ContinuousBatching>};
 }
 
 }  // namespace lightcode::serve

@@ -10,13 +10,8 @@
 
 namespace lightcode::serve {
 
-struct ContinuousBatching : Batcher {
-  // The defaults are continuous_batching().params's (a test compares them).
-  int64_t max_batch = 32;
-  int64_t token_budget = 512;
-
-  ContinuousBatching() = default;
-  ContinuousBatching(int64_t max_batch_, int64_t token_budget_) : max_batch(max_batch_), token_budget(token_budget_) {}
+struct ContinuousBatching : BudgetedBatching<512> {
+  using BudgetedBatching::BudgetedBatching;
   Formation form(ReplicaState& replica, Time now) const override;
 };
 

@@ -41,9 +41,7 @@ BatchingPolicy prefill_first_batching() {
   return {"prefill_first",
           "vLLM without chunked prefill: an iteration prefills whole waiting prompts (up to token_budget tokens) "
           "or decodes every running sequence one token, never both",
-          &table, [](const Params& p) -> std::shared_ptr<const Batcher> {
-            return std::make_shared<PrefillFirstBatching>(p.count("max_batch"), p.count("token_budget"));
-          }};
+          &table, &parse_budgeted<PrefillFirstBatching>};
 }
 
 }  // namespace lightcode::serve

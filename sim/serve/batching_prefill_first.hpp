@@ -15,13 +15,8 @@
 
 namespace lightcode::serve {
 
-struct PrefillFirstBatching : Batcher {
-  // The defaults are prefill_first_batching().params's (a test compares them).
-  int64_t max_batch = 32;
-  int64_t token_budget = 4096;
-
-  PrefillFirstBatching() = default;
-  PrefillFirstBatching(int64_t max_batch_, int64_t token_budget_) : max_batch(max_batch_), token_budget(token_budget_) {}
+struct PrefillFirstBatching : BudgetedBatching<4096> {
+  using BudgetedBatching::BudgetedBatching;
   Formation form(ReplicaState& replica, Time now) const override;
 };
 

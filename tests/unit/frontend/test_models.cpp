@@ -317,7 +317,8 @@ TEST_CASE("llama-family models have their published parameter counts") {
       {"llama-2-7b", 6'738'415'616},     {"llama-2-13b", 13'015'864'320}, {"llama-2-70b", 68'976'648'192},
       {"llama-3-8b", 8'030'261'248},     {"mistral-7b", 7'248'023'552},   {"codellama-7b", 6'738'546'688},
       {"codellama-13b", 13'016'028'160}, {"codellama-34b", 33'743'970'304}};
-  for (const auto& [name, parameters] : published) {
+  for (const auto& [model_name, parameters] : published) {
+    const char* name = model_name;  // clang 14 does not capture structured bindings (CAPTURE)
     CAPTURE(name);
     const frontend::ModelConfig c = frontend::builtin_model(name);
     CHECK(c.model_type == frontend::ModelFamily::llama);

@@ -55,7 +55,8 @@ TEST_CASE("ledger: a llama-2-7b decode step's HBM energy is its kernels' bytes x
 }
 
 TEST_CASE("llama-2-7b prefill power: rising with the prompt, 55-100 % of the limit at 2048 and 8192 tokens") {
-  for (const auto& [system, limit] : {std::pair{"h100_sxm.yaml", 700.0}, std::pair{"a100_sxm.yaml", 400.0}}) {
+  for (const auto& [system_file, limit] : {std::pair{"h100_sxm.yaml", 700.0}, std::pair{"a100_sxm.yaml", 400.0}}) {
+    const char* system = system_file;  // clang 14 does not capture structured bindings (CAPTURE)
     CAPTURE(system);
     double at[3] = {};
     const int64_t lengths[3] = {128, 2048, 8192};

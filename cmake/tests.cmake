@@ -103,6 +103,10 @@ set_tests_properties(validation:gemm_error validation:fused_error PROPERTIES SKI
 # the photonic section of docs/VALIDATION.md and DOTA-B's must-show bounds (area, 4-bit power).
 add_test(NAME validation:photonic COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_photonic_validation.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR})
 set_tests_properties(validation:photonic PROPERTIES SKIP_RETURN_CODE 77 LABELS heavy)
+# scenarios/prefill_power.yaml and tools/energy_report.py: the energy section of docs/VALIDATION.md
+# and issue 25's prefill power bounds (55-100 % of the limit at 2048 and 8192 tokens, rising).
+add_test(NAME validation:energy COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_energy_validation.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR})
+set_tests_properties(validation:energy PROPERTIES SKIP_RETURN_CODE 77 LABELS heavy)
 
 # docs/slurm_sweep.sh on a private single-node SLURM (installed with apt-get when root and
 # missing; skipped otherwise): a job array, one task requeued mid-run, the merge byte-equal to

@@ -22,6 +22,8 @@ import sys
 import h5py
 import yaml
 
+from report_common import emit, text
+
 DEFAULT_PUBLISHED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared",
                                  "reference", "photonic", "designs.yaml")
 TOTAL_BOUND, PART_BOUND = 0.05, 0.10
@@ -37,10 +39,6 @@ AREA_MAP = {"DAC": ["DAC"], "mem": ["memory"], "photonic_core": ["photonic core"
 # The workloads the section reports: (model, tokens), Lightening-Transformer's benchmarks.
 WORKLOADS = [("deit-base", 197), ("bert-base", 128), ("bert-base", 384)]
 PHU_PARTS = ["laser", "modulation", "detection", "memory"]  # dynamic, per product
-
-
-def text(v):
-    return v.decode("utf-8").rstrip("\0") if isinstance(v, bytes) else str(v)
 
 
 def rows_of(ds):
@@ -276,12 +274,7 @@ def main(argv=None):
         print(f"photonic: {'all bounds hold' if not bad else f'{len(bad)} bound(s) fail'}")
         return 1 if bad else 0
     text_out = section(designs, items, work, pub, COMMANDS)
-    if a.out:
-        with open(a.out, "w") as f:
-            f.write(text_out)
-        print(f"wrote {a.out}")
-    else:
-        sys.stdout.write(text_out)
+    emit(text_out, a.out)
     return 0
 
 

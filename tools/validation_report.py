@@ -5,6 +5,7 @@
                                               [--csv ROWS.csv] [--check gemm|fused]
                                               [--photonic-designs DESIGNS.h5
                                                --photonic-workloads WORKLOADS.h5]
+                                              [--energy PREFILL_POWER.h5]
 
 Every number in the report is computed here from the file's /kernels and /end_to_end tables
 (root attributes name the reference CSV and the systems). --csv writes every kernel row
@@ -18,6 +19,8 @@ module as the one kernel vLLM runs) is reported beside it.
 With --photonic-designs and --photonic-workloads (`lightcode validate-photonic`'s file and
 the results of scenarios/photonic_workloads.yaml) the photonic section follows
 (tools/photonic_report.py; it reads ../shared/reference/photonic/designs.yaml, and PyYAML).
+With --energy (the results of scenarios/prefill_power.yaml) the electronic energy section
+follows (tools/energy_report.py; it reads the GPUs' power limits from configs/, and PyYAML).
 Needs h5py and numpy (Debian: python3-h5py). Exit 2 on a bad file.
 """
 import argparse
@@ -27,6 +30,8 @@ import sys
 
 import h5py
 import numpy as np
+
+from report_common import text
 
 GEMM_MODULES = ["attn_pre_proj", "attn_post_proj", "mlp_up_proj", "mlp_down_proj"]
 FUSED_MODULES = ["input_layernorm", "post_attention_layernorm", "attn_rope", "mlp_act", "add"]
@@ -45,10 +50,7 @@ MODULE_TEXT = {
 BUCKETS = [(1, 15), (16, 127), (128, 511), (512, 2047), (2048, 4096)]
 GEMM_BOUND, FUSED_BOUND = 0.10, 0.15
 photonic = None  # tools/photonic_report.py, imported when a photonic section is asked for
-
-
-def text(v):
-    return v.decode("utf-8").rstrip("\0") if isinstance(v, bytes) else str(v)
+energy = None  # tools/energy_report.py, imported when an energy section is asked for
 
 
 def load(path):
@@ -100,7 +102,7 @@ def short_model(m):
     return m.split("/")[-1].replace("-hf", "")
 
 
-def report(attrs, kernels, e2e, photonic_commands=None):
+def report(attrs, kernels, e2e, photonic_commands=None, energy_commands=None):
     out = []
     w = out.append
     w("# Validation of the GPU model")
@@ -110,14 +112,16 @@ def report(attrs, kernels, e2e, photonic_commands=None):
     w("")
     w("```")
     w("build/lightcode validate ../shared/reference/gpu/vidur_h100_llama2_kernels.csv --out results/validation.h5")
+    for c in (photonic_commands or []) + (energy_commands or []):
+        w(c)
+    options = []
     if photonic_commands:
-        for c in photonic_commands:
-            w(c)
-        w("/usr/bin/python3 tools/validation_report.py results/validation.h5 \\")
-        w("    --photonic-designs results/photonic_designs.h5 \\")
-        w("    --photonic-workloads results/photonic_workloads.h5 --out docs/VALIDATION.md")
-    else:
-        w("/usr/bin/python3 tools/validation_report.py results/validation.h5 --out docs/VALIDATION.md")
+        options += ["--photonic-designs results/photonic_designs.h5",
+                    "--photonic-workloads results/photonic_workloads.h5"]
+    if energy_commands:
+        options.append("--energy results/prefill_power.h5")
+    w(" \\\n    ".join(["/usr/bin/python3 tools/validation_report.py results/validation.h5"] + options +
+                        ["--out docs/VALIDATION.md"]))
     w("```")
     w("")
     w(f"Reference: `{shown(attrs.get('reference', ''))}` — measured H100 SXM fp16 kernel times (vLLM's")
@@ -213,7 +217,8 @@ def report(attrs, kernels, e2e, photonic_commands=None):
         "- Stream-K and persistent kernels: split-K only, when the tiles cannot fill the SMs.",
         "- Attention: no measured rows here; FlashAttention-2's efficiency is an inference from its",
         "  paper (hw_models/gpu/gpu_kernel_fit.hpp). Causal CTAs are taken as equal (average work).",
-        "- Clocks and power: boost clock always; no thermal or power throttling.",
+        "- Clocks and power: boost clock unless the power model throttles a kernel to the power limit",
+        "  (hw_models/gpu/gpu_power_fit.hpp); no thermal throttling.",
         "- Eager launches: each kernel occupies max(kernel + gap, launch overhead) of the timeline; a",
         "  host running ahead of the GPU by several kernels (hiding later short kernels' launches) is",
         "  not modelled.",
@@ -234,11 +239,17 @@ def main(argv=None):
     p.add_argument("--photonic-workloads", help="results of scenarios/photonic_workloads.yaml")
     p.add_argument("--published", help="the published photonic designs (default: "
                    "../shared/reference/photonic/designs.yaml beside the repository)")
+    p.add_argument("--energy", help="results of scenarios/prefill_power.yaml (the energy section)")
+    p.add_argument("--configs", default="configs", help="the configs folder, for the GPUs' power limits")
     a = p.parse_args(argv)
     if bool(a.photonic_designs) != bool(a.photonic_workloads):
         p.error("--photonic-designs and --photonic-workloads go together")
-    if a.photonic_designs:
+    if a.photonic_designs or a.energy:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    if a.energy:
+        global energy
+        import energy_report as energy
+    if a.photonic_designs:
         global photonic
         import photonic_report as photonic
         a.published = a.published or photonic.DEFAULT_PUBLISHED
@@ -254,7 +265,8 @@ def main(argv=None):
         ok = n > 0 and mean <= bound
         print(f"{a.check}: {n} rows, mean |error| {pct(mean)} (bound {pct(bound)}), max {pct(mx)}: {'holds' if ok else 'FAILS'}")
         return 0 if ok else 1
-    text_out = report(attrs, kernels, e2e, photonic.COMMANDS if a.photonic_designs else None)
+    text_out = report(attrs, kernels, e2e, photonic.COMMANDS if a.photonic_designs else None,
+                      energy.COMMANDS if a.energy else None)
     if a.photonic_designs:
         try:
             designs, items = photonic.load_designs(a.photonic_designs)
@@ -264,6 +276,13 @@ def main(argv=None):
             print(f"validation_report: {e}", file=sys.stderr)
             return 2
         text_out += "\n" + photonic.section(designs, items, work, pub, photonic.COMMANDS)
+    if a.energy:
+        try:
+            rows, checks = energy.evaluate(energy.load(a.energy), energy.gpu_limits(a.configs))
+        except (OSError, ValueError, KeyError) as e:
+            print(f"validation_report: {e}", file=sys.stderr)
+            return 2
+        text_out += "\n" + energy.section(rows, checks)
     with open(a.out, "w") as f:
         f.write(text_out)
     if a.csv:

@@ -103,3 +103,12 @@ TEST_CASE("precision visible: bfloat16 products run at 4 bits on DOTA-B are coun
   CHECK(kept.reduced_precision_products == 0);
   CHECK(kept.reduced_precision.empty());
 }
+
+TEST_CASE("the A100 SXM4 40 GB of the ML.ENERGY rows: Mistral-7B fits, CodeLlama-34B needs more than one") {
+  const results::PointSummary fits = sweep::run_point(test::analytical_point("mistral-7b", 16, "a100_sxm4_40gb.yaml")).result.summary;
+  CHECK(fits.status == results::Status::ok);
+  CHECK(fits.system == "A100-SXM4-40GB");
+  // 67.5 GB of bfloat16 weights in 40 GB: ML.ENERGY ran it on four of them (tensor parallel 4).
+  CHECK_THROWS_WITH_AS(sweep::run_point(test::analytical_point("codellama-34b", 16, "a100_sxm4_40gb.yaml")),
+                       doctest::Contains("codellama-34b does not fit system 'A100-SXM4-40GB'"), Error);
+}

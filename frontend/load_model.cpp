@@ -41,6 +41,7 @@ ir::Graph build_or_import(const ModelRequest& request) {
 ir::Graph load_model(const ModelRequest& request) {
   ir::Graph g = build_or_import(request);
   if (request.precision_bits != 0) ir::require_bits(g, request.precision_bits);
+  if (request.dtype_precision) ir::require_dtype_bits(g);
   return g;
 }
 

@@ -19,6 +19,7 @@ struct ModelRequest {
   ir::InputTypeRule input_rule = ir::InputTypeRule::own_entry;
   Logits logits = Logits::last;   // built-in models only (model_builder.hpp)
   int precision_bits = 0;         // every matrix product's required bits (sim/ir/precision.hpp); 0: none
+  bool dtype_precision = false;   // every matrix product requires its dtype's bits instead
 };
 
 inline constexpr int64_t kDefaultBuiltinLength = 128;

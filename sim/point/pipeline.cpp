@@ -180,6 +180,7 @@ ir::Graph point_graph(const PointSpec& point) {
   req.logits = frontend::logits_for(point.logits, profile.logits_for_every_token());
   req.input_rule = profile.input_rule();
   req.precision_bits = static_cast<int>(point.precision);
+  req.dtype_precision = point.dtype_precision;
   return frontend::load_model(req);
 }
 

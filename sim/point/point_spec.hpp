@@ -73,6 +73,7 @@ struct PointSpec {
   Stage stage = Stage::prefill;
   std::string logits;     // built-in models: last | all; "" = the profile's default
   int64_t precision = 0;  // bits every matrix product requires (sim/ir/precision.hpp); 0: none
+  bool dtype_precision = false;  // every matrix product requires its dtype's bits (require_dtype_bits)
   int64_t sequence_length = 0;
   int64_t new_tokens = 0;
   std::string system;

@@ -180,7 +180,7 @@ namespace {
 std::string refusal_note(const PointSummary& p) {
   return std::to_string(p.photonic_refused_precision) + " matrix products need more bits (" +
          (p.precision_bits != 0 ? std::to_string(p.precision_bits) + ", the scenario's precision"
-                                : std::string("their integer dtype's")) +
+                                : std::string("their dtype's")) +
          ") than the photonic unit computes at: not candidates there\n";
 }
 

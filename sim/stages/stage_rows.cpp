@@ -76,6 +76,16 @@ const Param& precision() {
                "else the unit's own precision. The system must have a unit that models precision");
   return p;
 }
+const Param& dtype_precision() {
+  static const Param p =
+      Param::boolean("dtype_precision")
+          .fallback("false")
+          .read_when("a system with a unit that models precision (a photonic core built from devices)")
+          .doc("every matrix product requires the bits its dtype holds (bfloat16 and float16: 16, int8: 8, "
+               "float32: 24, the most a product may require): a photonic core narrower than that refuses it, "
+               "so no product runs at reduced precision unnoticed; instead of `precision`");
+  return p;
+}
 const Param& sequence_length() {
   static const Param p = Param::count("sequence_length", limits::kSequenceLength)
                              .required()

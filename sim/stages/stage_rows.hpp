@@ -15,6 +15,7 @@ const Param& traced_length();
 const Param& stage();
 const Param& logits();
 const Param& precision();
+const Param& dtype_precision();
 const Param& sequence_length();
 const Param& new_tokens();
 const Param& system();

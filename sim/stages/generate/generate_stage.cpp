@@ -220,7 +220,7 @@ const ParamTable& generate_table() {
   static const ParamTable table{
       "stage.generate",
       "Stage generate: a prompt's prefill, then one decode step per further token.",
-      {rows::logits(), rows::precision(), rows::sequence_length(), rows::new_tokens(), rows::system(),
+      {rows::logits(), rows::precision(), rows::dtype_precision(), rows::sequence_length(), rows::new_tokens(), rows::system(),
        rows::fidelity(), rows::pareto(), rows::placement_evaluations(), rows::placement_reuse()}};
   return table;
 }

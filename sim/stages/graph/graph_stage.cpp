@@ -15,7 +15,7 @@ const ParamTable& graph_table() {
   static const ParamTable table{
       "stage.graph",
       "Stages prefill and decode: one graph placed on one system.",
-      {rows::traced_length(), rows::logits(), rows::precision(), rows::sequence_length(), rows::system(),
+      {rows::traced_length(), rows::logits(), rows::precision(), rows::dtype_precision(), rows::sequence_length(), rows::system(),
        rows::fidelity(), rows::pareto(), rows::placement_evaluations()}};
   return table;
 }
@@ -55,7 +55,12 @@ void read_graph_keys(const Params& p, PointSpec& s) {
   if (!p.has("system")) p.node().fail("missing key 'system' (a configs/systems/*.yaml file)");
   p.mark("system");
   s.system = rows::system_value(p.at("system"));
-  if (rows::system_models_precision(s.system, s.profile)) s.precision = p.count_if("precision").value_or(0);
+  if (rows::system_models_precision(s.system, s.profile)) {
+    s.precision = p.count_if("precision").value_or(0);
+    s.dtype_precision = p.boolean("dtype_precision");
+    if (s.dtype_precision && s.precision != 0)
+      p.at("dtype_precision").fail("dtype_precision and precision both set: choose one requirement");
+  }
   s.fidelity = parse_fidelity(p.choice("fidelity"));
   if (hw::profile_named(s.profile).places_with_schedule()) {
     s.pareto = p.boolean("pareto");

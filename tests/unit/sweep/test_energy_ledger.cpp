@@ -102,6 +102,13 @@ TEST_CASE("precision visible: bfloat16 products run at 4 bits on DOTA-B are coun
   CHECK(kept.photonic_refused_precision > 0);
   CHECK(kept.reduced_precision_products == 0);
   CHECK(kept.reduced_precision.empty());
+  // dtype_precision: each product requires its own dtype's bits (bfloat16: 16), the same here.
+  p.precision = 0;
+  p.dtype_precision = true;
+  const results::PointSummary own = sweep::run_point(p).result.summary;
+  CHECK(own.photonic_selected == 0);
+  CHECK(own.photonic_refused_precision == kept.photonic_refused_precision);
+  CHECK(results::format_seed_table({own}).find("need more bits (their dtype's)") != std::string::npos);
 }
 
 TEST_CASE("the A100 SXM4 40 GB of the ML.ENERGY rows: Mistral-7B fits, CodeLlama-34B needs more than one") {

@@ -51,11 +51,11 @@
 //   gpt2, gpu.yaml      grids 3/3/3 (cost_grid_bits 3, the scenario default)  29 / 8.0 %;
 //                       grids 2/2/2 (cost_grid_bits 2)  28 / 8.2 %          (test_composed_cost.cpp)
 // (Decodes alone stay within 1.4 / 0.4 %. The batches with a chunk were within 8.8 / 3.5 % until
-// a decode's attention split its keys over the SMs (flash-decoding, issue 25): a decode alone
-// now costs more beside its context than inside a batch, where the host CPU takes some
-// sequences' attention beside the GPU, so the sum of single decodes' context increments
-// overstates the batch's: the worst, 28 decodes at contexts 9..1992 with a 23-token chunk,
-// 9.84 ms against 7.63 ms. Pricing the decodes' context by D(d, m) - D(d, 0) instead was tried:
+// a decode's attention split its keys over the SMs (flash-decoding, issue 25): the sum of single
+// decodes' context increments now overstates the batch's (the worst, 28 decodes at contexts
+// 9..1992 with a 23-token chunk, 9.84 ms against 7.63 ms). Our reading, not checked op by op:
+// inside a batch the host CPU takes some sequences' attention beside the GPU, which a decode
+// priced alone cannot. Pricing the decodes' context by D(d, m) - D(d, 0) instead was tried:
 // 32 / 6.7 %. The llama-2-7b figure below predates that change.)
 //   llama-2-7b, h100_sxm.yaml  exact 0.4 / 0.1 %   grids 2/3/3  3.3 / 1.8 %   (bench_serve.cpp)
 // The worst gpt2 cases are decode batches with contexts on both sides of about 800 tokens: there

@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "hw_models/gpu/gpu_kernel_fit.hpp"
-#include "hw_models/gpu/gpu_power_fit.hpp"
 #include "sim/ir/metrics.hpp"
 
 namespace lightcode::hw {
@@ -162,13 +161,10 @@ GpuModel::GpuModel(const GpuSpec& spec)
   sibling(ir::DType::float16, ir::DType::bfloat16);
   sibling(ir::DType::float8, ir::DType::int8);
   sibling(ir::DType::int8, ir::DType::uint8);
-  // Energy per MAC: the key, or the fitted share of the TDP at the dtype's datasheet rate (two
-  // FLOPs a MAC), whatever the SM count (fewer SMs lower the rate, not the energy per MAC).
+  // Energy per MAC at the dtype's datasheet rate, whatever the SM count (fewer SMs lower the
+  // rate, not the energy per MAC).
   for (size_t d = 0; d < tensor_flops_.size(); ++d) {
-    if (tensor_flops_[d] <= 0.0) continue;
-    tensor_mac_j_[d] = spec_.energy_per_mac_j > 0.0
-                           ? spec_.energy_per_mac_j
-                           : 2.0 * gpu_power::kTensorShare * spec_.tdp_w / (tensor_flops_[d] / sm_scale);
+    if (tensor_flops_[d] > 0.0) tensor_mac_j_[d] = spec_.tensor_mac_energy_j(tensor_flops_[d] / sm_scale);
   }
 }
 

@@ -189,6 +189,10 @@ GpuSpec parse_gpu_spec(const Params& p) {
   return s;
 }
 
+double GpuSpec::tensor_mac_energy_j(double rate) const {
+  return energy_per_mac_j > 0.0 ? energy_per_mac_j : 2.0 * gpu_power::kTensorShare * tdp_w / rate;
+}
+
 GpuSpec parse_gpu_spec(const ConfigNode& node) {
   ConfigUsage usage;
   return parse_gpu_spec(Params(node, gpu_params(), usage));
@@ -228,8 +232,7 @@ std::vector<std::string> gpu_spec_summary(const ConfigNode& node) {
                 "idle " + watts(s.static_power_w) + ", active " + watts(s.active_power_w));
   std::string energy = "energy         ";
   for (const auto& [dtype, rate] : s.tensor_flops) {
-    const double mac_j = s.energy_per_mac_j > 0.0 ? s.energy_per_mac_j : 2.0 * gpu_power::kTensorShare * s.tdp_w / rate;
-    energy += format_quantity(mac_j, Dimension::energy) + " per " + std::string(ir::dtype_name(dtype)) + " MAC, ";
+    energy += format_quantity(s.tensor_mac_energy_j(rate), Dimension::energy) + " per " + std::string(ir::dtype_name(dtype)) + " MAC, ";
   }
   out.push_back(energy + format_quantity(s.energy_per_flop_j, Dimension::energy) + " per CUDA-core FLOP, " +
                 format_quantity(s.energy_per_hbm_byte_j / kBitsPerByte, Dimension::energy_per_bit) + " HBM");

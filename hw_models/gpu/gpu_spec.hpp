@@ -43,6 +43,9 @@ struct GpuSpec {
   double static_power_w = 0.0;               // idle, a CUDA context resident
 
   int sms() const { return gpcs * tpcs_per_gpc * sms_per_tpc; }
+  // Energy per tensor-core MAC of a dtype whose datasheet rate is `rate` FLOP/s: energy_per_mac
+  // when set, else the fitted tensor share of the TDP at that rate (two FLOPs a MAC).
+  double tensor_mac_energy_j(double rate) const;
 };
 
 const ParamTable& gpu_params();

@@ -31,12 +31,15 @@ void require_bits(Graph& graph, int bits) {
   }
 }
 
+int held_bits(DType t) {
+  return std::min(8 * dtype_bytes(t), static_cast<int>(limits::kPrecisionBits.value));
+}
+
 void require_dtype_bits(Graph& graph) {
   for (size_t i = 0; i < graph.size(); ++i) {
     Node& n = graph.mutable_node(static_cast<NodeId>(i));
-    if (!is_matrix_product(n.kind) || n.input_types.empty()) continue;
-    const int held = std::min(8 * dtype_bytes(n.input_type(0).dtype), static_cast<int>(limits::kPrecisionBits.value));
-    n.required_bits = static_cast<uint8_t>(held);
+    if (is_matrix_product(n.kind) && !n.input_types.empty())
+      n.required_bits = static_cast<uint8_t>(held_bits(n.input_type(0).dtype));
   }
 }
 

@@ -14,9 +14,11 @@ namespace lightcode::ir {
 std::optional<int> required_bits(const Node& op);
 // Sets `bits` (1 .. limits::kPrecisionBits) as the requirement of every matrix product.
 void require_bits(Graph& graph, int bits);
-// Sets every matrix product's requirement to the bits its first operand's dtype holds (8 per
-// byte), at most limits::kPrecisionBits (float32: 24, its significand): a product keeps the
-// precision of its dtype wherever it runs.
+// The bits a dtype holds as a product's precision: 8 per byte, at most limits::kPrecisionBits
+// (float32: 24, its significand).
+int held_bits(DType t);
+// Sets every matrix product's requirement to the bits its first operand's dtype holds: a
+// product keeps the precision of its dtype wherever it runs.
 void require_dtype_bits(Graph& graph);
 
 }  // namespace lightcode::ir

@@ -208,13 +208,12 @@ bool refused_for_precision(const ir::Node& op, const hw::System& system) {
 }
 
 // The bits a photonic `unit` runs the product `op` at when they are fewer than its dtype holds
-// (a bfloat16 product on a 4-bit core: 4), else none.
+// (ir::held_bits: a bfloat16 product on a 4-bit core, 4), else none.
 std::optional<int> reduced_bits(const ir::Node& op, const hw::HardwareModel& unit) {
   const std::optional<int> most = unit.max_product_bits();
   if (!most || op.input_types.empty()) return std::nullopt;
   const int bits = ir::required_bits(op).value_or(*most);
-  const int held = static_cast<int>(8 * ir::dtype_bytes(op.input_type(0).dtype));
-  return bits < held ? std::optional<int>(bits) : std::nullopt;
+  return bits < ir::held_bits(op.input_type(0).dtype) ? std::optional<int>(bits) : std::nullopt;
 }
 }  // namespace
 

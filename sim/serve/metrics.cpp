@@ -57,8 +57,10 @@ ServeSummary summarise(const ServeResult& result, const ServeSpec& spec, const S
   s.tpot_s = percentiles(tpot);
   s.latency_s = percentiles(latency);
   const double run_s = result.run_time.seconds();
+  double static_w = 0.0;  // every replica's
   for (size_t i = 0; i < result.replicas.size(); ++i) {
     const ReplicaRecord& r = result.replicas[i];
+    static_w += spec.replicas.at(i).static_power_w;
     s.static_energy.push_back(Energy::from_joules(spec.replicas.at(i).static_power_w * run_s));
     s.energy += r.dynamic_energy + s.static_energy.back();
     s.utilisation.push_back(run_s > 0.0 ? r.busy.seconds() / run_s : 0.0);
@@ -77,9 +79,7 @@ ServeSummary summarise(const ServeResult& result, const ServeSpec& spec, const S
   const double nan = std::numeric_limits<double>::quiet_NaN();
   s.steady_throughput_tokens_per_s = s.steady_energy_per_output_token_pj = s.steady_power_w = nan;
   if (steady_s > 0.0 && result.steady_output_tokens > 0) {
-    double watts = 0.0;
-    for (const ReplicaSpec& r : spec.replicas) watts += r.static_power_w;
-    const Energy steady = result.steady_dynamic_energy + Energy::from_joules(watts * steady_s);
+    const Energy steady = result.steady_dynamic_energy + Energy::from_joules(static_w * steady_s);
     s.steady_throughput_tokens_per_s = static_cast<double>(result.steady_output_tokens) / steady_s;
     s.steady_energy_per_output_token_pj = steady.picojoules() / static_cast<double>(result.steady_output_tokens);
     s.steady_power_w = steady.joules() / steady_s;

@@ -29,9 +29,9 @@ void build_llama(GraphEmitter& e, const ModelConfig& c, const Iteration& it) {
   const Value ids = e.input("input_ids", Shape{1, t}, DType::int64);
   std::vector<Value> attention_mask;
   for (size_t j = 0; j < n_seq; ++j) {
-    const std::string name =
-        it.single() ? "attention_mask" : "attention_mask.seq" + std::to_string(j);
-    attention_mask.push_back(e.input(name, Shape{1, it.sequences[j].keys()}, DType::int64));
+    const Step& s = it.sequences[j];
+    attention_mask.push_back(
+        e.input(sequence_input(it, "attention_mask", j), Shape{s.count, s.keys()}, DType::int64));
   }
   const Cache cache = cache_inputs(e, it, layers, kv_heads, hd);
 
@@ -44,8 +44,8 @@ void build_llama(GraphEmitter& e, const ModelConfig& c, const Iteration& it) {
     e.set_scope(sequence_scope(it, "model", j));
     mask.push_back(causal_mask(e, attention_mask[j], s));
     e.set_scope(sequence_scope(it, "model.rotary_emb", j));
-    cos.push_back(e.param("cos", Shape{1, 1, s.tokens, hd}));
-    sin.push_back(e.param("sin", Shape{1, 1, s.tokens, hd}));
+    cos.push_back(e.param("cos", Shape{s.count, 1, s.tokens, hd}));
+    sin.push_back(e.param("sin", Shape{s.count, 1, s.tokens, hd}));
   }
 
   auto linear = [&](Value in, int64_t out, std::string_view what) {
@@ -59,47 +59,57 @@ void build_llama(GraphEmitter& e, const ModelConfig& c, const Iteration& it) {
     const Value rotated = e.concatenate(e.unary("negative", x2, "negative"), x1, 3, "rotate_half");
     return e.add(e.multiply(v, cos[j], "cos"), e.multiply(rotated, sin[j], "sin"), "rope");
   };
-  // repeat_kv: [1, kv, s, d] -> [1, kv, 1, s, d] -> broadcast -> reshaped to `to`.
-  auto repeat_kv = [&](Value v, int64_t keys, Shape to) {
+  // repeat_kv: [b, kv, s, d] -> [b, kv, 1, s, d] -> broadcast -> reshaped to `to`.
+  auto repeat_kv = [&](Value v, int64_t b, int64_t keys, Shape to) {
     if (rep == 1) return v;  // Hugging Face returns the tensor itself
-    const Value expanded = e.reshape(v, Shape{1, kv_heads, 1, keys, hd}, "repeat_kv.expand_dims");
+    const Value expanded = e.reshape(v, Shape{b, kv_heads, 1, keys, hd}, "repeat_kv.expand_dims");
     const Value wide =
-        e.broadcast_to(expanded, Shape{1, kv_heads, rep, keys, hd}, "repeat_kv.expand");
+        e.broadcast_to(expanded, Shape{b, kv_heads, rep, keys, hd}, "repeat_kv.expand");
     return e.reshape(wide, to, "repeat_kv.reshape");
   };
 
-  // Sequence j's attention: q4 [1, n, heads, hd], k4 and v4 [1, n, kv_heads, hd] are its rows;
-  // returns the merged heads [n, hidden] and appends the layer's cache (k, v) to presents.
+  // Step j's attention: q4 [b, n, heads, hd], k4 and v4 [b, n, kv_heads, hd] are its rows (b:
+  // the Step's sequences); returns the merged heads [b * n, hidden] and appends the layer's
+  // cache (k, v) to presents: the joined cache, or under paged attention the new rows only.
   std::vector<Value> presents;
   presents.reserve(static_cast<size_t>(2 * layers) * n_seq);
   auto attention = [&](size_t j, Value q4, Value k4, Value v4, Value past_k, Value past_v) {
     const Step& step = it.sequences[j];
     const int64_t n = step.tokens;
     const int64_t keys = step.keys();
+    const int64_t b = step.count;
+    // Paged: the query heads sharing a KV head are rows of one product [b * kv, rep * n, hd]
+    // (the layout of [b, heads, n, hd] read as such), so K and V are read once per KV head.
+    const int64_t groups = it.paged ? b * kv_heads : b * heads;
+    const int64_t rows = it.paged ? rep * n : n;
     Value q = rotary(e.transpose(q4, {0, 2, 1, 3}), j);
     q = e.reshape(e.multiply(q, e.param("sdpa.q_scale", Shape{1}), "sdpa.q_scale"),
-                  Shape{heads, n, hd});
+                  Shape{groups, rows, hd});
 
     Value k = rotary(e.transpose(k4, {0, 2, 1, 3}), j);
+    if (it.paged) presents.push_back(k);  // appended in place: the new keys only
     if (step.past > 0) k = e.concatenate(past_k, k, 2, "cache_update");
-    presents.push_back(k);
-    k = repeat_kv(k, keys, Shape{1, heads, keys, hd});
+    if (!it.paged) {
+      presents.push_back(k);
+      k = repeat_kv(k, b, keys, Shape{b, heads, keys, hd});
+    }
     Value k_t = e.transpose(k, {0, 1, 3, 2});
     k_t = e.multiply(k_t, e.param("sdpa.k_scale", Shape{1}), "sdpa.k_scale");
-    k_t = e.transpose(e.reshape(k_t, Shape{heads, hd, keys}), {0, 2, 1});
+    k_t = e.transpose(e.reshape(k_t, Shape{groups, hd, keys}), {0, 2, 1});
 
-    Value scores = e.reshape(e.batch_matmul(q, k_t, "scores"), Shape{1, heads, n, keys});
+    Value scores = e.reshape(e.batch_matmul(q, k_t, "scores"), Shape{b, heads, n, keys});
     scores = e.add(scores, e.strided_slice(mask[j], 3, 0, keys, "mask_slice"), "mask");
-    const Value probs = e.reshape(e.softmax(scores), Shape{heads, n, keys});
+    const Value probs = e.reshape(e.softmax(scores), Shape{groups, rows, keys});
 
     Value v = e.transpose(v4, {0, 2, 1, 3});
+    if (it.paged) presents.push_back(v);
     if (step.past > 0) v = e.concatenate(past_v, v, 2, "cache_update");
-    presents.push_back(v);
+    if (!it.paged) presents.push_back(v);
     // Consecutive reshapes merge in Relay: repeat_kv's and the batch-matmul flattening are one.
-    const Value v3 = rep == 1 ? e.reshape(v, Shape{heads, keys, hd})
-                              : repeat_kv(v, keys, Shape{heads, keys, hd});
+    const Value v3 = rep == 1 || it.paged ? e.reshape(v, Shape{groups, keys, hd})
+                                          : repeat_kv(v, b, keys, Shape{groups, keys, hd});
     const Value v_t = e.transpose(v3, {0, 2, 1});
-    return merge_heads(e, probs, v_t, "o_proj.view");
+    return merge_heads(e, probs, v_t, "o_proj.view", b, heads);
   };
 
   for (int i = 0; i < layers; ++i) {

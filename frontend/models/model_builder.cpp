@@ -35,7 +35,7 @@ ir::Graph emit(const ModelConfig& config, const detail::Iteration& it, const std
   // sequence adds its attention (under 40 nodes per layer), mask, positions and last-token
   // slice. Checked before recording, so a huge batch fails fast instead of filling memory.
   const auto layers = static_cast<size_t>(config.num_hidden_layers);
-  const size_t more = it.sequences.size() - 1;
+  const size_t more = it.sequences.size() - 1;  // groups count once
   const size_t hint = layers * (96 + 40 * more) + 64 + 24 * more;
   if (hint > static_cast<size_t>(limits::kGraphNodes.value)) {
     throw Error(model + ": a batch of " + std::to_string(it.sequences.size()) +
@@ -107,7 +107,18 @@ ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length, Lo
               std::string(stage_name(stage)) + "/" + std::to_string(length));
 }
 
-ir::Graph build_iteration(const ModelConfig& config, const Batch& batch, Logits logits) {
+std::string_view batch_attention_name(BatchAttention a) {
+  return a == BatchAttention::paged ? "paged" : "per_sequence";
+}
+
+BatchAttention parse_batch_attention(std::string_view name) {
+  if (name == "per_sequence") return BatchAttention::per_sequence;
+  if (name == "paged") return BatchAttention::paged;
+  throw Error("batch attention: expected 'per_sequence' or 'paged', got '" + std::string(name) + "'");
+}
+
+ir::Graph build_iteration(const ModelConfig& config, const Batch& batch, Logits logits,
+                          BatchAttention attention) {
   validate_batch(batch);
   check_counts(config);
   const std::string model = "model '" + config.name + "'";
@@ -119,12 +130,27 @@ ir::Graph build_iteration(const ModelConfig& config, const Batch& batch, Logits 
                 "): it takes a batch of one whole prompt (context 0), got the batch " +
                 describe_batch(batch));
   }
+  const bool grouped = attention == BatchAttention::paged;
+  if (grouped && config.model_type != ModelFamily::llama) {
+    throw Error(model + ": paged batch attention is built for llama-family models (model_type llama), not " +
+                std::string(family_name(config.model_type)) + "; use per_sequence");
+  }
   detail::Iteration it;
   it.last_logits = logits == Logits::last;
-  for (const SequenceSlot& s : batch.sequences) {
+  it.paged = grouped;
+  for (size_t i = 0; i < batch.sequences.size(); ++i) {
+    const SequenceSlot& s = batch.sequences[i];
+    if (grouped && !it.sequences.empty()) {
+      detail::Step& last = it.sequences.back();
+      if (last.tokens == s.new_tokens && last.past == s.context) {
+        ++last.count;
+        continue;
+      }
+    }
     detail::Step step;
     step.tokens = s.new_tokens;
     step.past = s.context;
+    step.first = static_cast<int64_t>(i);
     it.sequences.push_back(step);
   }
   // The names build_model gives the same graph, so a one-sequence batch is indistinguishable.
@@ -133,6 +159,7 @@ ir::Graph build_iteration(const ModelConfig& config, const Batch& batch, Logits 
   if (single && first.context > 0 && first.new_tokens == 1) {
     source = "decode/" + std::to_string(first.context);
   }
+  if (grouped) source = "paged/" + describe_batch(batch);
   return emit(config, it, source);
 }
 

@@ -28,6 +28,17 @@
 //   at P, {1, K} decode at K; build_model is built this way. Encoders take only a batch of one
 //   whole prompt {P, 0}. The source reads "builtin:<name>@prefill/<P>", "@decode/<K>" or
 //   "@batch/<new>+<context>,...". Errors: validate_batch's, and a graph over limits::kGraphNodes.
+//   BatchAttention::paged (llama-family models only) builds the attention as vLLM's kernels
+//   run it, OUR READING of vLLM 0.5.4 (paged attention, reshape_and_cache), not a trace of it:
+//   sequences next to each other in the batch with the same new tokens and context run as one
+//   group (one attention kernel per layer over all their heads, one mask, rotary table and
+//   cache input [count, kv_heads, context, head_dim] per group, named
+//   past_k_<layer>.seq<first>-<last>); grouped-query heads sharing a KV head are packed as
+//   rows of one product, so the KV cache is read once per KV head (no repeat_kv copy); and the
+//   cache is appended in place: the layer's outputs are the new tokens' keys and values only,
+//   and the join of the cache with them is read inside the attention kernel (the attention
+//   fusion rule takes it in), never copied. per_sequence (the default) is Hugging Face's
+//   eager loop: one attention per sequence, repeat_kv materialised, the cache concatenated.
 #include <cstdint>
 #include <string_view>
 
@@ -47,6 +58,11 @@ Logits parse_logits(std::string_view s);  // Error listing the choices
 Logits logits_for(std::string_view value, bool every_token);
 
 ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length, Logits logits);
-ir::Graph build_iteration(const ModelConfig& config, const Batch& batch, Logits logits);
+enum class BatchAttention { per_sequence, paged };
+std::string_view batch_attention_name(BatchAttention a);     // "per_sequence", "paged"
+BatchAttention parse_batch_attention(std::string_view name);  // Error listing the choices
+
+ir::Graph build_iteration(const ModelConfig& config, const Batch& batch, Logits logits,
+                          BatchAttention attention = BatchAttention::per_sequence);
 
 }  // namespace lightcode::frontend

@@ -28,9 +28,8 @@ void build_opt(GraphEmitter& e, const ModelConfig& c, const Iteration& it) {
   const Value ids = e.input("input_ids", Shape{1, t}, DType::int64);
   std::vector<Value> attention_mask;
   for (size_t j = 0; j < n_seq; ++j) {
-    const std::string name =
-        it.single() ? "attention_mask" : "attention_mask.seq" + std::to_string(j);
-    attention_mask.push_back(e.input(name, Shape{1, it.sequences[j].keys()}, DType::int64));
+    attention_mask.push_back(
+        e.input(sequence_input(it, "attention_mask", j), Shape{1, it.sequences[j].keys()}, DType::int64));
   }
   const Cache cache = cache_inputs(e, it, layers, heads, hd);
 

@@ -7,8 +7,21 @@ using ir::Shape;
 
 int64_t Iteration::tokens() const {
   int64_t total = 0;
-  for (const Step& s : sequences) total += s.tokens;
+  for (const Step& s : sequences) total += s.rows();
   return total;
+}
+
+int64_t Iteration::sequence_count() const {
+  int64_t total = 0;
+  for (const Step& s : sequences) total += s.count;
+  return total;
+}
+
+std::string Iteration::label(size_t step) const {
+  const Step& s = sequences[step];
+  std::string l = "seq" + std::to_string(s.first);
+  if (s.count > 1) l += "-" + std::to_string(s.first + s.count - 1);
+  return l;
 }
 
 std::vector<Value> split_sequences(GraphEmitter& e, const Iteration& it, Value x, int axis) {
@@ -16,8 +29,8 @@ std::vector<Value> split_sequences(GraphEmitter& e, const Iteration& it, Value x
   std::vector<Value> parts;
   int64_t begin = 0;
   for (const Step& s : it.sequences) {
-    parts.push_back(e.strided_slice(x, axis, begin, begin + s.tokens, "sequence_rows"));
-    begin += s.tokens;
+    parts.push_back(e.strided_slice(x, axis, begin, begin + s.rows(), "sequence_rows"));
+    begin += s.rows();
   }
   return parts;
 }
@@ -36,11 +49,19 @@ Value attend_per_sequence(GraphEmitter& e, const Iteration& it, const std::strin
   Value joined{};
   int64_t begin = 0;
   for (size_t j = 0; j < it.sequences.size(); ++j) {
-    const int64_t end = begin + it.sequences[j].tokens;
+    const Step& s = it.sequences[j];
+    const int64_t end = begin + s.rows();
     e.set_scope(scope);
-    const Value qj = e.strided_slice(q, 1, begin, end, "sequence_rows");
-    const Value kj = e.strided_slice(k, 1, begin, end, "sequence_rows");
-    const Value vj = e.strided_slice(v, 1, begin, end, "sequence_rows");
+    // A group's rows [1, count * tokens, ...] as [count, tokens, ...].
+    auto rows = [&](Value x) {
+      const Value part = e.strided_slice(x, 1, begin, end, "sequence_rows");
+      if (s.count == 1) return part;
+      ir::Shape grouped = e.shape(part);
+      grouped[0] = s.count;
+      grouped[1] = s.tokens;
+      return e.reshape(part, grouped, "group_rows");
+    };
+    const Value qj = rows(q), kj = rows(k), vj = rows(v);
     begin = end;
     e.set_scope(sequence_scope(it, scope, j));
     const Value m = attention(j, qj, kj, vj);
@@ -50,23 +71,27 @@ Value attend_per_sequence(GraphEmitter& e, const Iteration& it, const std::strin
   return joined;
 }
 
-Value merge_heads(GraphEmitter& e, Value probs, Value v_t, std::string_view view_label) {
+Value merge_heads(GraphEmitter& e, Value probs, Value v_t, std::string_view view_label,
+                  int64_t count, int64_t heads) {
   const Shape& p = e.shape(probs);
-  const int64_t heads = p[0];
-  const int64_t n = p[1];
+  if (heads == 0) heads = p[0] / count;
+  const int64_t n = p[0] * p[1] / (count * heads);
   const int64_t hd = e.shape(v_t)[1];
-  Value ctx = e.reshape(e.batch_matmul(probs, v_t, "context"), Shape{1, heads, n, hd});
+  Value ctx = e.reshape(e.batch_matmul(probs, v_t, "context"), Shape{count, heads, n, hd});
   ctx = e.transpose(ctx, {0, 2, 1, 3}, "merge_heads");
-  return e.reshape(ctx, Shape{n, heads * hd}, view_label);
+  return e.reshape(ctx, Shape{count * n, heads * hd}, view_label);
 }
 
 std::string sequence_scope(const Iteration& it, const std::string& base, size_t j) {
-  return it.single() ? base : base + ".seq" + std::to_string(j);
+  return it.single() ? base : base + "." + it.label(j);
+}
+
+std::string sequence_input(const Iteration& it, const std::string& base, size_t j) {
+  return sequence_scope(it, base, j);
 }
 
 std::string cache_name(const Iteration& it, const char* what, int layer, size_t j) {
-  std::string name = std::string(what) + "_" + std::to_string(layer);
-  return it.single() ? name : name + ".seq" + std::to_string(j);
+  return sequence_input(it, std::string(what) + "_" + std::to_string(layer), j);
 }
 
 Cache cache_inputs(GraphEmitter& e, const Iteration& it, int layers, int64_t kv_heads,
@@ -79,7 +104,7 @@ Cache cache_inputs(GraphEmitter& e, const Iteration& it, int layers, int64_t kv_
     for (size_t j = 0; j < n; ++j) {
       const int64_t past = it.sequences[j].past;
       if (past == 0) continue;
-      const Shape s{1, kv_heads, past, head_dim};
+      const Shape s{it.sequences[j].count, kv_heads, past, head_dim};
       const auto l = static_cast<size_t>(i);
       cache.k[l][j] = e.input(cache_name(it, "past_k", i, j), s, e.float_type());
       cache.v[l][j] = e.input(cache_name(it, "past_v", i, j), s, e.float_type());
@@ -150,21 +175,22 @@ Value activation(GraphEmitter& e, Activation act, Value x) {
 Value causal_mask(GraphEmitter& e, Value attention_mask, const Step& step) {
   const int64_t t = step.tokens;
   const int64_t k = step.keys();
+  const int64_t b = step.count;
   const DType f = e.float_type();
   // causal_mask = full(min).triu(...) (folded) and the padding fix-up
   //   causal_mask[..., :k] = causal_mask[..., :k].masked_fill(causal + mask[:, None, None, :] == 0,
   //   min)
   // whose slice assignment TVM lowers to scatter_nd with a [4, 1, 1, t, k] index tensor.
-  const Value base = e.param("causal", Shape{1, 1, t, k}, f);
-  const Value index = e.param("fill_index", Shape{4, 1, 1, t, k}, DType::int64);
-  const Value causal = e.param("causal_part", Shape{1, 1, t, k}, f);
-  const Value m4 = e.reshape(e.reshape(attention_mask, Shape{1, 1, k}, "expand_dims"),
-                             Shape{1, 1, 1, k}, "expand_dims");
+  const Value base = e.param("causal", Shape{b, 1, t, k}, f);
+  const Value index = e.param("fill_index", Shape{4, b, 1, t, k}, DType::int64);
+  const Value causal = e.param("causal_part", Shape{b, 1, t, k}, f);
+  const Value m4 = e.reshape(e.reshape(attention_mask, Shape{b, 1, k}, "expand_dims"),
+                             Shape{b, 1, 1, k}, "expand_dims");
   const Value padded = e.add(causal, e.cast(m4, f, "cast"), "padding");
   const Value is_pad = e.compare("equal", padded, e.scalar("zero"), "is_padding");
   const Value filled =
-      e.where(is_pad, e.scalar("min"), e.param("causal_fill", Shape{1, 1, t, k}, f), "fill");
-  const Value update = e.reshape(e.broadcast_to(filled, Shape{1, 1, t, k}), Shape{1, 1, t, k});
+      e.where(is_pad, e.scalar("min"), e.param("causal_fill", Shape{b, 1, t, k}, f), "fill");
+  const Value update = e.reshape(e.broadcast_to(filled, Shape{b, 1, t, k}), Shape{b, 1, t, k});
   return e.scatter_nd(base, index, update, "assign");
 }
 
@@ -174,14 +200,23 @@ void lm_head(GraphEmitter& e, const ModelConfig& c, const Iteration& it, Value f
   const Value weight = e.param("weight", Shape{c.vocab_size, hidden});
   if (c.tie_word_embeddings) e.set_attr(weight, "tied_to", tied_to);
   int64_t rows = it.tokens();
-  const auto sequences = static_cast<int64_t>(it.sequences.size());
+  const int64_t sequences = it.sequence_count();
   if (it.last_logits && rows > sequences) {
     // Each sequence's last row; a sequence of one token is sliced too, to keep the join simple.
+    // A group's last rows: its rows as [count, tokens, hidden], the last token of each.
     std::vector<Value> last;
     int64_t end = 0;
     for (const Step& s : it.sequences) {
-      end += s.tokens;
-      last.push_back(e.strided_slice(final_hidden, 1, end - 1, end, "last_token"));
+      end += s.rows();
+      if (s.count == 1 || s.tokens == 1) {  // one sequence's last row, or a group of decodes
+        const int64_t from = end - (s.tokens == 1 ? s.count : 1);
+        last.push_back(e.strided_slice(final_hidden, 1, from, end, "last_token"));
+        continue;
+      }
+      const Value part = e.strided_slice(final_hidden, 1, end - s.rows(), end, "sequence_rows");
+      const Value grouped = e.reshape(part, Shape{s.count, s.tokens, c.hidden_size}, "group_rows");
+      const Value tail = e.strided_slice(grouped, 1, s.tokens - 1, s.tokens, "last_token");
+      last.push_back(e.reshape(tail, Shape{1, s.count, c.hidden_size}, "group_last"));
     }
     final_hidden = join_sequences(e, last, 1, "last_tokens");
     rows = sequences;

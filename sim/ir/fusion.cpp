@@ -405,6 +405,15 @@ bool attention_backward(const Region& r, NodeId id) {
   if (is_view(n.kind) || n.kind == OpKind::transpose || n.kind == OpKind::slice ||
       n.kind == OpKind::cast)
     return true;
+  // A KV cache (a graph input) joined with the new keys or values, read only here: a paged
+  // kernel reads the cache blocks and the new rows where they lie, never a joined copy. (A
+  // join that is also a graph output, Hugging Face's returned cache, is never taken in: growth
+  // stops at graph outputs.)
+  if (n.kind == OpKind::concatenate) {
+    return std::any_of(n.inputs.begin(), n.inputs.end(), [&](const Input& in) {
+      return r.graph().node(in.node).kind == OpKind::memory;
+    });
+  }
   if (n.kind != OpKind::multiply && n.kind != OpKind::divide) return false;
   // A scaling: one operand is a graph input (the scale constant).
   return std::any_of(n.inputs.begin(), n.inputs.end(), [&](const Input& in) {

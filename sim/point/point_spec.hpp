@@ -61,7 +61,9 @@ struct ServePoint {
   IterationCostKind iteration_cost = IterationCostKind::composed;
   int64_t cost_grid_bits = serve::kDefaultGridBits;  // composed: the grids' significant bits
   serve::LayerPricing iteration_layers = serve::kDefaultLayerPricing;  // every layer, extrapolated, or by layer count
+  frontend::BatchAttention attention = frontend::BatchAttention::per_sequence;  // how a batch's graph runs attention
   Time iteration_overhead, sequence_overhead;  // the engine's host time per iteration, and per sequence in it
+  std::optional<double> overhead_power_w;      // the replica's power during that time; none: its static power
 };
 
 struct PointSpec {

@@ -338,7 +338,8 @@ std::string format_point_details(const PointResult& point) {
       out << "  steady state (until the waiting queue first empties): " << fixed(s.steady_state_s, 6) << " s, "
           << s.steady_output_tokens << " output tokens, " << fixed(s.steady_throughput_tokens_per_s, 1)
           << " tokens/s, energy per output token " << fixed(s.steady_energy_per_token_pj, 1) << " pJ, average power "
-          << fixed(s.steady_power_w, 1) << " W\n";
+          << fixed(s.steady_power_w, 1) << " W, " << s.steady_iterations << " iterations of "
+          << s.steady_sequence_iterations << " sequences in all\n";
     }
   }
   if (s.parts & kGenerationFigures) {

@@ -173,6 +173,8 @@ const Fields<PointSummary>& summary_fields() {
       {"steady_throughput_tokens_per_s", &S::steady_throughput_tokens_per_s, 9, kServingFigures},
       {"steady_energy_per_token_pj", &S::steady_energy_per_token_pj, 9, kServingFigures},
       {"steady_power_w", &S::steady_power_w, 9, kServingFigures},
+      {"steady_iterations", &S::steady_iterations, 10, kServingFigures},
+      {"steady_sequence_iterations", &S::steady_sequence_iterations, 10, kServingFigures},
   };
   return fields;
 }

@@ -174,6 +174,10 @@ struct PointSummary {
   double steady_throughput_tokens_per_s = 0.0;
   double steady_energy_per_token_pj = 0.0;
   double steady_power_w = 0.0;
+  // Its iterations, and their sequences summed (what per-iteration and per-sequence host
+  // overheads multiply: a fit of them to measured serving is linear in these).
+  int64_t steady_iterations = 0;
+  int64_t steady_sequence_iterations = 0;
 };
 
 // A non-dominated (makespan, energy) placement the joint search found (`pareto: true`).

@@ -58,6 +58,9 @@
 // priced alone cannot. Pricing the decodes' context by D(d, m) - D(d, 0) instead was tried:
 // 32 / 6.7 %. The llama-2-7b figure below predates that change.)
 //   llama-2-7b, h100_sxm.yaml  exact 0.4 / 0.1 %   grids 2/3/3  3.3 / 1.8 %   (bench_serve.cpp)
+// (All measured with attention: per_sequence. Under paged attention (frontend/models/
+// model_builder.hpp) D(d, m)'s alike decodes are one attention per layer while the single
+// costs g(1, c) are not grouped; the composed cost's error there is not measured.)
 // The worst gpt2 cases are decode batches with contexts on both sides of about 800 tokens: there
 // a decode's cost stops growing with context, and inside a batch (D(16, c) / 16) it first drops
 // by a tenth, alone (g(1, c)) it does not, so the spread about the mean is priced off there.

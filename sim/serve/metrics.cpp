@@ -76,6 +76,8 @@ ServeSummary summarise(const ServeResult& result, const ServeSpec& spec, const S
   const double steady_s = result.steady_end.seconds();
   s.steady_state_s = steady_s;
   s.steady_output_tokens = result.steady_output_tokens;
+  s.steady_iterations = result.steady_iterations;
+  s.steady_sequence_iterations = result.steady_sequence_iterations;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   s.steady_throughput_tokens_per_s = s.steady_energy_per_output_token_pj = s.steady_power_w = nan;
   if (steady_s > 0.0 && result.steady_output_tokens > 0) {

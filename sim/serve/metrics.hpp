@@ -42,6 +42,7 @@ struct ServeSummary {
   double steady_throughput_tokens_per_s = 0.0;
   double steady_energy_per_output_token_pj = 0.0;
   double steady_power_w = 0.0;
+  int64_t steady_iterations = 0, steady_sequence_iterations = 0;  // ServeResult's
 };
 
 // Nearest-rank percentile of `values` (not empty), p in (0, 100].

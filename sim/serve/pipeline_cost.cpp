@@ -168,7 +168,7 @@ frontend::Batch representative_batch(const frontend::Batch& batch) {
 }
 
 ir::Graph PipelineIterationCost::build(const frontend::ModelConfig& model, const frontend::Batch& batch) const {
-  ir::Graph graph = frontend::build_iteration(model, batch, frontend::Logits::last);
+  ir::Graph graph = frontend::build_iteration(model, batch, frontend::Logits::last, options_.attention);
   ++graphs_;
   const ir::InputTypeRule rule = system_->profile().input_rule();
   if (graph.input_rule() != rule) graph.apply_input_rule(rule);

@@ -71,6 +71,7 @@
 #include <utility>
 #include <vector>
 
+#include "frontend/models/model_builder.hpp"
 #include "frontend/models/model_config.hpp"
 #include "hw_models/system.hpp"
 #include "sim/joint/joint_placement.hpp"
@@ -116,6 +117,8 @@ inline constexpr PlacementReuseMode kDefaultPlacementReuse = PlacementReuseMode:
 struct PipelineCostOptions {
   int64_t context_bucket = 0;  // tokens; 0: exact contexts
   LayerPricing layers = LayerPricing::all;
+  // How each batch's graph runs attention (frontend::build_iteration): serving's `attention`.
+  frontend::BatchAttention attention = frontend::BatchAttention::per_sequence;
   PlacementReuseMode reuse = PlacementReuseMode::none;  // joint search only
   bool joint_search = false;   // joint::place_jointly instead of the sum selection (slower)
   int joint_evaluations = joint::kDefaultEvaluations;  // the joint search's budget

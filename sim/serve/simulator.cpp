@@ -36,6 +36,7 @@ void validate(const std::vector<Request>& requests, const ServeSpec& spec) {
     if (!r.cost) throw Error(where + "no iteration cost");
     if (r.kv_capacity_tokens < 1) throw Error(where + "KV capacity must be >= 1 token");
     if (!(r.static_power_w >= 0.0)) throw Error(where + "static power must be >= 0 W");
+    if (!(r.overhead_extra_power_w >= 0.0)) throw Error(where + "power during host overhead must be >= its static power");
     if (!r.batching) throw Error(where + "no batching policy");
   }
   if (!spec.dispatch) throw Error("serving: no dispatch policy");
@@ -158,25 +159,30 @@ class Simulation {
     const IterationEstimate cost = r.spec->cost->estimate(batch_);
     const Time host = r.spec->iteration_overhead + r.spec->sequence_overhead * static_cast<int64_t>(f.slots.size());
     const Time end = now.plus(cost.time, "the serving run's time").plus(host, "the serving run's time");
+    const Energy energy = cost.energy + Energy::from_joules(r.spec->overhead_extra_power_w * host.seconds());
     ReplicaRecord& rr = result_.replicas[index];
     ++rr.iterations;
     rr.busy += cost.time;
-    rr.dynamic_energy += cost.energy;
+    rr.dynamic_energy += energy;
     rr.peak_kv = std::max(rr.peak_kv, kv);
     r.busy = true;
     r.busy_until = end;
-    r.busy_energy = cost.energy;
+    r.busy_energy = energy;
     r.wake = Time::max();
     ++result_.iteration_count;
     if (!spec_.keep_iterations) return;
     r.iteration = result_.iterations.size();
-    result_.iterations.push_back(IterationRecord{index, now, end, cost.energy, kv, r.in_flight});
+    result_.iterations.push_back(IterationRecord{index, now, end, energy, kv, r.in_flight});
   }
 
   void complete(size_t index, Time now) {
     Replica& r = replicas_[index];
     r.busy = false;
-    if (!steady_over_) result_.steady_dynamic_energy += r.busy_energy;
+    if (!steady_over_) {
+      result_.steady_dynamic_energy += r.busy_energy;
+      ++result_.steady_iterations;
+      result_.steady_sequence_iterations += static_cast<int64_t>(r.in_flight.size());
+    }
     for (size_t k = 0; k < r.in_flight.size(); ++k) {
       SlotRecord& slot = r.in_flight[k];
       Sequence* s = r.state.find_running(slot.request);

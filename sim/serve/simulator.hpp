@@ -40,6 +40,9 @@ struct ReplicaSpec {
   // Host time an iteration adds, and per sequence in it, while the devices wait (a serving
   // engine's scheduling and output processing between steps): in its time, not its cost.
   Time iteration_overhead, sequence_overhead;
+  // Power drawn above static_power_w during that host time (the devices wait but are not idle:
+  // clocks up, the engine's small kernels), >= 0 W; charged with the iteration's energy.
+  double overhead_extra_power_w = 0.0;
 };
 
 struct ServeSpec {
@@ -121,6 +124,10 @@ struct ServeResult {
   Time steady_end;
   int64_t steady_output_tokens = 0;
   Energy steady_dynamic_energy;
+  // Those iterations, and their sequences summed (a batch of s sequences counts s): what an
+  // engine's per-iteration and per-sequence host time multiply (ReplicaSpec's overheads).
+  int64_t steady_iterations = 0;
+  int64_t steady_sequence_iterations = 0;
 };
 
 ServeResult simulate_serving(const std::vector<Request>& requests, const ServeSpec& spec);

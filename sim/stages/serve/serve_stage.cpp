@@ -18,6 +18,7 @@
 #include "frontend/load_model.hpp"
 #include "hw_models/registry.hpp"
 #include "sim/core/limits.hpp"
+#include "sim/core/units.hpp"
 #include "sim/serve/register_policies.hpp"
 #include "sim/stages/stage_rows.hpp"
 
@@ -71,12 +72,14 @@ const ReplicaCosts& replica_costs(const PointSpec& point, const std::string& sys
                           std::string(iteration_cost_name(point.serve.iteration_cost)) + "\n" +
                           (composed ? std::to_string(point.serve.cost_grid_bits) : "") + "\n" +
                           std::string(serve::layer_pricing_name(point.serve.iteration_layers)) + "\n" +
+                          std::string(frontend::batch_attention_name(point.serve.attention)) + "\n" +
                           std::string(serve::placement_reuse_name(point.placement_reuse));
   if (const auto it = shared.find(key); it != shared.end()) return it->second;
   serve::PipelineCostOptions options;
   options.joint_search = hw::profile_named(point.profile).places_with_schedule();
   options.joint_evaluations = static_cast<int>(point.placement_evaluations);
   options.layers = point.serve.iteration_layers;
+  options.attention = point.serve.attention;
   options.reuse = point.placement_reuse;
   options.threads = threads;  // not in the key: it changes when a figure is found, not the figure
   ReplicaCosts costs;
@@ -109,6 +112,13 @@ Replicas build_replicas(const PointSpec& point, const frontend::ModelConfig& mod
       spec.static_power_w = hw::static_power_watts(*system);
       spec.iteration_overhead = point.serve.iteration_overhead;
       spec.sequence_overhead = point.serve.sequence_overhead;
+      if (point.serve.overhead_power_w) {
+        if (*point.serve.overhead_power_w < spec.static_power_w) {
+          throw Error("overhead_power " + format_quantity(*point.serve.overhead_power_w, Dimension::power) +
+                      " is below the replica's static power " + format_quantity(spec.static_power_w, Dimension::power));
+        }
+        spec.overhead_extra_power_w = *point.serve.overhead_power_w - spec.static_power_w;
+      }
       const ReplicaCosts& costs = replica_costs(point, system_key(point, r), model, system, objective, policy, threads);
       spec.cost = costs.priced;
       out.exact.push_back(costs.exact);
@@ -197,6 +207,8 @@ void fill_serving_report(const serve::ServeResult& served, const serve::ServeSum
   sum.steady_throughput_tokens_per_s = figures.steady_throughput_tokens_per_s;
   sum.steady_energy_per_token_pj = figures.steady_energy_per_output_token_pj;
   sum.steady_power_w = figures.steady_power_w;
+  sum.steady_iterations = figures.steady_iterations;
+  sum.steady_sequence_iterations = figures.steady_sequence_iterations;
 }
 
 }  // namespace
@@ -308,12 +320,23 @@ const ParamTable& serve_table() {
                    "every layer; auto is all up to 12 decoder layers (gpt2's: every layer is cheap there and the "
                    "shipped GPT-2 studies keep their figures), extrapolated above (a 32-layer batch built whole "
                    "takes seconds)"),
+          Param::choice("attention", {"per_sequence", "paged"})
+              .fallback("per_sequence")
+              .doc("how each priced batch runs attention (frontend/models/model_builder.hpp): per_sequence is "
+                   "Hugging Face's eager loop (one attention per sequence, repeat_kv copied, the cache "
+                   "concatenated); paged is our reading of vLLM's kernels (sequences of equal lengths in one "
+                   "launch, grouped-query heads reading their KV head once, the cache appended in place), "
+                   "llama-family models only"),
           Param::quantity("iteration_overhead", Dimension::duration)
               .fallback("0 s")
               .doc("host time each iteration adds while the replica's devices wait: a serving engine's "
                    "scheduling, sampling and output processing between steps (vLLM 0.5 runs them between GPU "
                    "steps, without overlap); with sequence_overhead, a fitted figure for an engine, not a "
                    "hardware one"),
+          Param::quantity("overhead_power", Dimension::power)
+              .doc("the replica's power while its host works between steps (iteration_overhead, "
+                   "sequence_overhead), its static power included, at least that (absent: the static power "
+                   "alone); with the overheads, a fitted figure for an engine on its hardware"),
           Param::quantity("sequence_overhead", Dimension::duration)
               .fallback("0 s")
               .doc("host time an iteration adds per sequence in it (sampling and detokenising each one), beside "
@@ -409,12 +432,20 @@ void read_serve(const Params& p, PointSpec& s) {
   v.iteration_cost = parse_iteration_cost(p.choice("iteration_cost"));
   if (v.iteration_cost == IterationCostKind::composed) v.cost_grid_bits = p.integer("cost_grid_bits");
   v.iteration_layers = serve::parse_layer_pricing(p.choice("iteration_layers"));
+  v.attention = frontend::parse_batch_attention(p.choice("attention"));
   v.iteration_overhead = Time::from_seconds(p.quantity("iteration_overhead"));
   v.sequence_overhead = Time::from_seconds(p.quantity("sequence_overhead"));
+  v.overhead_power_w = p.quantity_if("overhead_power");
 }
 
 void check_serve_inputs(const PointSpec& p, InputChecks& checks) {
-  checks.once("model\n" + p.model, [&] { frontend::builtin_model(p.model); });
+  checks.once("model\n" + p.model + "\n" + std::string(frontend::batch_attention_name(p.serve.attention)), [&] {
+    const frontend::ModelConfig model = frontend::builtin_model(p.model);
+    if (p.serve.attention == frontend::BatchAttention::paged && model.model_type != frontend::ModelFamily::llama) {
+      throw Error("attention: paged is built for llama-family models (model_type llama); model '" + p.model +
+                  "' is " + std::string(frontend::family_name(model.model_type)) + ": use per_sequence");
+    }
+  });
   for (const ServeReplica& r : p.serve.replicas) {
     checks.once("system\n" + p.profile + "\n" + system_key(p, r), [&] {
       hw::System::from_config(system_config(r.system, overrides_of(p, r)), hw::profile_named(p.profile));

@@ -16,8 +16,11 @@
 #include "sim/core/limits.hpp"
 #include "sim/ir/metrics.hpp"
 #include "tests/support/graph_diff.hpp"
+#include "tests/support/graph_queries.hpp"
 
 using namespace lightcode;
+using test::ends_with;
+using test::macs_of;
 using frontend::Batch;
 using frontend::Logits;
 using frontend::Stage;
@@ -39,17 +42,7 @@ std::string exact_difference(const ir::Graph& a, const ir::Graph& b) {
   return "";
 }
 
-int64_t macs_of(const ir::Graph& g, ir::OpKind kind) {
-  int64_t total = 0;
-  for (const ir::Node& n : g.nodes()) {
-    if (n.kind == kind) total += ir::node_macs(n);
-  }
-  return total;
-}
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
 
 std::string error_of(const frontend::ModelConfig& c, const Batch& b) {
   try {

@@ -418,7 +418,7 @@ TEST_CASE("results file: h5py reads /summary as a table") {
                  "ttft_p50_s,ttft_p90_s,ttft_p99_s,tpot_p50_s,tpot_p90_s,tpot_p99_s,latency_p50_s,latency_p90_s,"
                  "latency_p99_s,throughput_tokens_per_s,goodput_requests_per_s,preemptions,rejected,average_power_w,"
                      "steady_state_s,steady_output_tokens,steady_throughput_tokens_per_s,steady_energy_per_token_pj,"
-                     "steady_power_w,param.system,"
+                     "steady_power_w,steady_iterations,steady_sequence_iterations,param.system,"
                  "param.sequence_length,param.extra axis\n") != std::string::npos);
   CHECK(out.find("ids p0000,p0001,p0002\n") != std::string::npos);
   CHECK(out.find("makespan_s 0.130160,0.130160,0.000000\n") != std::string::npos);

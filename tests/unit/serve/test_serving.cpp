@@ -382,6 +382,8 @@ TEST_CASE("steady state: until the waiting queue first empties, with its tokens,
   CHECK(result.steady_end == result.iterations[2].end);
   CHECK(result.iterations[3].start == result.steady_end);
   CHECK(result.steady_output_tokens == 6);
+  CHECK(result.steady_iterations == 3);
+  CHECK(result.steady_sequence_iterations == 6);  // two sequences in each of the three
   const Energy first_three = result.iterations[0].energy + result.iterations[1].energy + result.iterations[2].energy;
   CHECK(result.steady_dynamic_energy.picojoules() == doctest::Approx(first_three.picojoules()));
   const ServeSummary s = summarise(result, spec, SloTargets{});
@@ -454,4 +456,31 @@ TEST_CASE("host overhead: each iteration lasts its cost plus the engine's time p
     CHECK(b.iterations[i].energy.picojoules() == a.iterations[i].energy.picojoules());  // time only
   }
   CHECK(b.replicas[0].busy == a.replicas[0].busy);  // the devices' busy time excludes it
+}
+
+TEST_CASE("power during host overhead: charged above the static power for exactly the host time") {
+  std::vector<Request> requests;
+  for (int64_t i = 0; i < 3; ++i) requests.push_back(request(i, Time::zero(), 20, 5));
+  ReplicaSpec r = replica("continuous", 1000, 4);
+  r.iteration_overhead = Time::ps(1'000'000);
+  r.sequence_overhead = Time::ps(10'000);
+  ServeSpec idle, drawing;
+  idle.replicas.push_back(r);
+  r.overhead_extra_power_w = 50.0;
+  drawing.replicas.push_back(r);
+  const ServeResult a = simulate_serving(requests, idle);
+  const ServeResult b = simulate_serving(requests, drawing);
+  REQUIRE(a.iterations.size() == b.iterations.size());
+  for (size_t i = 0; i < a.iterations.size(); ++i) {
+    const auto slots = static_cast<int64_t>(b.iterations[i].slots.size());
+    const Time host = Time::ps(1'000'000) + Time::ps(10'000) * slots;
+    CHECK(b.iterations[i].end - b.iterations[i].start == a.iterations[i].end - a.iterations[i].start);
+    CHECK(b.iterations[i].energy.picojoules() ==
+          doctest::Approx(a.iterations[i].energy.picojoules() + 50.0 * host.seconds() * 1e12));
+  }
+  r.overhead_extra_power_w = -1.0;
+  ServeSpec bad;
+  bad.replicas.push_back(r);
+  CHECK_THROWS_WITH(simulate_serving(requests, bad),
+                    "replica 0: power during host overhead must be >= its static power");
 }

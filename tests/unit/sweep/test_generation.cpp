@@ -19,15 +19,13 @@
 #include "tests/support/point.hpp"
 #include "tests/support/python.hpp"
 #include "tests/support/scratch.hpp"
+#include "tests/support/graph_queries.hpp"
 
 using namespace lightcode;
+using test::ends_with;
 
 namespace {
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 // The peak resident set (KiB) of `lightcode run <scenario> --out <out>` as a process of its own.
 long peak_rss_kib(const std::string& scenario, const std::string& out) {

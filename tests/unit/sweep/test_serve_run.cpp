@@ -18,6 +18,7 @@
 #include "sim/sweep/crossover.hpp"
 #include "sim/serve/dispatch_table.hpp"
 #include "sim/sweep/run_point.hpp"
+#include "sim/stages/stage.hpp"
 #include "sim/sweep/scenario.hpp"
 #include "tests/support/paths.hpp"
 #include "tests/support/scratch.hpp"
@@ -267,4 +268,41 @@ TEST_CASE("serving: a 36,000-token llama-2-7b prompt runs on an H100 with room f
   CHECK(run.result.requests[1].status == "rejected");
   CHECK(run.result.requests[1].reason ==
         "needs 40003 KV tokens (prompt 40000 + output 4 - 1), more than replica 0's capacity of 39482");
+}
+
+TEST_CASE("serving: attention paged prices a llama batch as vLLM's kernels run it, and only llama's") {
+  // Four Mistral-7B requests at time 0: under paged attention the decodes of alike sequences
+  // share a kernel per layer and no KV copy is made, so the same iterations take less time.
+  const test::Scratch s;
+  const std::string base = "model: mistral-7b\nstage: serve\nobjective: time\nsystem: " + system_path("h100_sxm") +
+                           "\nbatching: {policy: prefill_first, max_batch: 4}\ntrace: " +
+                           s.file("trace.csv", "arrival_s,prompt_tokens,output_tokens\n0,64,4\n0,64,4\n0,64,4\n0,64,4\n");
+  const sweep::PointRun each = sweep::run_point(only_point(s, base + "\n"));
+  const sweep::PointRun paged = sweep::run_point(only_point(s, base + "\nattention: paged\n"));
+  REQUIRE(each.result.summary.status == results::Status::ok);
+  REQUIRE(paged.result.summary.status == results::Status::ok);
+  CHECK(paged.result.summary.iterations == each.result.summary.iterations);
+  CHECK(paged.result.summary.makespan < each.result.summary.makespan);
+
+  // The engine's host time at a power above the static: exactly (power - static) x host time more.
+  const sweep::PointRun host = sweep::run_point(only_point(s, base + "\nattention: paged\niteration_overhead: 1 ms\n"));
+  const sweep::PointRun drawing =
+      sweep::run_point(only_point(s, base + "\nattention: paged\niteration_overhead: 1 ms\noverhead_power: 300 W\n"));
+  const double host_s = 1e-3 * static_cast<double>(host.result.summary.iterations);
+  CHECK(drawing.result.summary.makespan == host.result.summary.makespan);
+  CHECK(drawing.result.summary.energy_pj ==
+        doctest::Approx(host.result.summary.energy_pj + (300.0 - 140.0) * host_s * 1e12));
+  CHECK(error_of(only_point(s, base + "\noverhead_power: 100 W\n")) ==
+        "replica 0 (" + system_path("h100_sxm") + "): overhead_power 100 W is below the replica's static power 140 W");
+
+  std::string gpt2 = base;
+  gpt2.replace(gpt2.find("mistral-7b"), 10, "gpt2");
+  // Refused before any point runs, naming the key.
+  try {
+    sweep::validate_point_inputs({only_point(s, gpt2 + "\nattention: paged\n")});
+    FAIL("gpt2 with paged attention was accepted");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("attention: paged is built for llama-family models (model_type llama); model "
+                                     "'gpt2' is gpt2: use per_sequence") != std::string::npos);
+  }
 }

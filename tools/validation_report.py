@@ -5,7 +5,8 @@
                                               [--csv ROWS.csv] [--check gemm|fused]
                                               [--photonic-designs DESIGNS.h5
                                                --photonic-workloads WORKLOADS.h5]
-                                              [--energy PREFILL_POWER.h5]
+                                              [--energy PREFILL_POWER.h5
+                                               [--serving CHAT.h5 CODE.h5]]
 
 Every number in the report is computed here from the file's /kernels and /end_to_end tables
 (root attributes name the reference CSV and the systems). --csv writes every kernel row
@@ -20,7 +21,9 @@ With --photonic-designs and --photonic-workloads (`lightcode validate-photonic`'
 the results of scenarios/photonic_workloads.yaml) the photonic section follows
 (tools/photonic_report.py; it reads ../shared/reference/photonic/designs.yaml, and PyYAML).
 With --energy (the results of scenarios/prefill_power.yaml) the electronic energy section
-follows (tools/energy_report.py; it reads the GPUs' power limits from configs/, and PyYAML).
+follows (tools/energy_report.py; it reads the GPUs' power limits from configs/, and PyYAML);
+--serving adds its ML.ENERGY calibration table (the results of scenarios/mlenergy_chat.yaml and
+mlenergy_code.yaml, against ../shared/reference/energy/).
 Needs h5py and numpy (Debian: python3-h5py). Exit 2 on a bad file.
 """
 import argparse
@@ -119,7 +122,7 @@ def report(attrs, kernels, e2e, photonic_commands=None, energy_commands=None):
         options += ["--photonic-designs results/photonic_designs.h5",
                     "--photonic-workloads results/photonic_workloads.h5"]
     if energy_commands:
-        options.append("--energy results/prefill_power.h5")
+        options.append("--energy results/prefill_power.h5 --serving results/mlenergy_chat.h5 results/mlenergy_code.h5")
     w(" \\\n    ".join(["/usr/bin/python3 tools/validation_report.py results/validation.h5"] + options +
                         ["--out docs/VALIDATION.md"]))
     w("```")
@@ -240,6 +243,8 @@ def main(argv=None):
     p.add_argument("--published", help="the published photonic designs (default: "
                    "../shared/reference/photonic/designs.yaml beside the repository)")
     p.add_argument("--energy", help="results of scenarios/prefill_power.yaml (the energy section)")
+    p.add_argument("--serving", nargs="+", default=[],
+                   help="with --energy: results of scenarios/mlenergy_chat.yaml and mlenergy_code.yaml")
     p.add_argument("--configs", default="configs", help="the configs folder, for the GPUs' power limits")
     a = p.parse_args(argv)
     if bool(a.photonic_designs) != bool(a.photonic_workloads):
@@ -278,11 +283,11 @@ def main(argv=None):
         text_out += "\n" + photonic.section(designs, items, work, pub, photonic.COMMANDS)
     if a.energy:
         try:
-            rows, checks = energy.evaluate(energy.load(a.energy), energy.gpu_limits(a.configs))
+            rows, checks, serving = energy.compute(a.energy, a.configs, a.serving)
         except (OSError, ValueError, KeyError) as e:
             print(f"validation_report: {e}", file=sys.stderr)
             return 2
-        text_out += "\n" + energy.section(rows, checks)
+        text_out += "\n" + energy.section(rows, checks, serving)
     with open(a.out, "w") as f:
         f.write(text_out)
     if a.csv:

@@ -39,6 +39,10 @@
 //   and the join of the cache with them is read inside the attention kernel (the attention
 //   fusion rule takes it in), never copied. per_sequence (the default) is Hugging Face's
 //   eager loop: one attention per sequence, repeat_kv materialised, the cache concatenated.
+//   Paged groups only sequences of equal lengths: vLLM's kernel also runs sequences of
+//   different lengths in one launch, which a graph of fixed shapes cannot (each length is its
+//   own group here); the serving stage's composed cost prices a batch from one group at the
+//   mean context instead (sim/serve/composed_cost.hpp).
 #include <cstdint>
 #include <string_view>
 

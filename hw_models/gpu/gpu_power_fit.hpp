@@ -26,14 +26,14 @@ namespace lightcode::hw::gpu_power {
 // the GPU busy only 16-66 % of the time (the engine's host time, fitted there, is the rest), and
 // a fit of these two constants with the power during that host time (least squares on energy
 // per output token, every value at or above its physical floor) chose an active share of 0 and
-// 24.1 pJ/bit, with no power above idle while the host works: mean |error| 8.6 % (A100) and
-// 8.7 % (H100), max 24 %. Not adopted: 24 pJ/bit at the H100's 3.35 TB/s is 646 W, so every
+// 25.0 pJ/bit, with no power above idle while the host works: mean |error| 7.3 % (A100) and
+// 7.4 % (H100), max 14.8 %. Not adopted: 25 pJ/bit at the H100's 3.35 TB/s is 670 W, so every
 // memory-bound kernel would throttle at the 700 W limit, which real decode kernels do not; the
 // fit trades the per-byte energy for what it cannot see (the code rows draw 380-394 W where our
 // GPU is busy a third of the time, more than a kernel may draw: our reading is that the code
 // prompts are longer than the scenario assumes, or vLLM's attention slower than modelled).
 // With these constants and the host-time power fitted per GPU instead, the rows are within
-// 14.0 / 13.6 % mean and 35.1 / 29.9 % max (A100 / H100, energy per token: docs/VALIDATION.md).
+// 13.5 / 12.7 % mean and 26.5 / 27.7 % max (A100 / H100, energy per token: docs/VALIDATION.md).
 inline constexpr double kActiveShare = 0.10;
 // Tensor FLOP energy as a share of the TDP at the dtype's peak rate. Fitted to the GEMM-at-limit
 // evidence of ../shared/reference/energy/gpu_power_facts.md section 4: an 8192^3 BF16 GEMM on an

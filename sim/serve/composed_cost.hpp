@@ -58,9 +58,16 @@
 // priced alone cannot. Pricing the decodes' context by D(d, m) - D(d, 0) instead was tried:
 // 32 / 6.7 %. The llama-2-7b figure below predates that change.)
 //   llama-2-7b, h100_sxm.yaml  exact 0.4 / 0.1 %   grids 2/3/3  3.3 / 1.8 %   (bench_serve.cpp)
-// (All measured with attention: per_sequence. Under paged attention (frontend/models/
-// model_builder.hpp) D(d, m)'s alike decodes are one attention per layer while the single
-// costs g(1, c) are not grouped; the composed cost's error there is not measured.)
+// (All measured with attention: per_sequence.) Under attention: paged (frontend/models/
+// model_builder.hpp) the exact cost is no reference: it builds sequences of different lengths
+// as separate attention launches, where vLLM's paged kernel runs a whole batch in one launch
+// with work in proportion to the sum of the contexts. D(d, m) is that one launch at the mean
+// context (the same work), and the corrections g(1, c_j) - g(1, m) sum to about zero for work
+// linear in the context: our reading is that the composed cost is the closer model there.
+// Measured (bench_serve.cpp composed_error_llama/*/1, llama-2-7b on h100_sxm, the batches
+// above): composed below exact by 64 / 85 % (mean / max) on decodes, 47 / 64 % with one chunk,
+// 34 / 58 % with two: the separate launches the exact build adds, not an error against vLLM,
+// which no measurement here separates.
 // The worst gpt2 cases are decode batches with contexts on both sides of about 800 tokens: there
 // a decode's cost stops growing with context, and inside a batch (D(16, c) / 16) it first drops
 // by a tenth, alone (g(1, c)) it does not, so the spread about the mean is priced off there.

@@ -15,11 +15,11 @@ Sequence* ReplicaState::find_running(size_t request) {
   return nullptr;
 }
 
-bool ReplicaState::admit_head() {
+bool ReplicaState::admit_head(int64_t keep_free) {
   if (queue.empty()) return false;
   Sequence s = queue.front();
   s.prefill_target = s.prompt + s.generated;
-  if (kv_used() + s.prefill_target > kv_capacity) return false;
+  if (kv_used() + s.prefill_target + keep_free > kv_capacity) return false;
   s.prefilled = 0;
   s.kv = s.prefill_target;
   queue.pop_front();

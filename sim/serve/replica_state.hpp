@@ -48,8 +48,9 @@ struct ReplicaState {
 
   int64_t kv_used() const;
   Sequence* find_running(size_t request);
-  // Admits the head of the queue if its prefill target fits beside what is held; false if not.
-  bool admit_head();
+  // Admits the head of the queue if its prefill target fits beside what is held with
+  // `keep_free` tokens still free (a policy's watermark); false if not.
+  bool admit_head(int64_t keep_free = 0);
   // Preempts the most recently admitted sequences until every decoding one can grow by one
   // token; returns the number of decoding sequences left.
   size_t make_room_for_decodes();

@@ -63,11 +63,13 @@ std::shared_ptr<const hw::System> system_file(const char* name) {
       std::string(LIGHTCODE_BENCH_CONFIGS) + "/systems/" + name, hw::profile_named("default")));
 }
 
-std::shared_ptr<PipelineIterationCost> pipeline(const char* model,
-                                                std::shared_ptr<const hw::System> system) {
+std::shared_ptr<PipelineIterationCost> pipeline(const char* model, std::shared_ptr<const hw::System> system,
+                                                frontend::BatchAttention attention = frontend::BatchAttention::per_sequence) {
+  PipelineCostOptions options;
+  options.attention = attention;
   return std::make_shared<PipelineIterationCost>(frontend::builtin_model(model), std::move(system),
-                                                 opt::Objective::time,
-                                                 sched::default_policies().at("list"));
+                                                 opt::Objective::time, sched::default_policies().at("list"),
+                                                 options);
 }
 
 // The process's peak resident set (VmHWM), MiB.
@@ -130,15 +132,17 @@ void serve_100k(benchmark::State& state) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// Arguments: 0 exact grids or 1 kGrids; 0 per-sequence or 1 paged attention.
 void composed_error_llama(benchmark::State& state) {
   const auto system = system_file("h100_sxm.yaml");
-  const auto exact = pipeline("llama-2-7b", system);
+  const auto attention = state.range(1) == 0 ? frontend::BatchAttention::per_sequence : frontend::BatchAttention::paged;
+  const auto exact = pipeline("llama-2-7b", system, attention);
   const char* names[] = {"decodes", "one_chunk", "two_chunks"};
   const test::BatchKind kinds[] = {test::BatchKind::decodes, test::BatchKind::one_chunk,
                                    test::BatchKind::two_chunks};
   const ComposedCostOptions options = state.range(0) == 0 ? ComposedCostOptions{} : kGrids;
   for (auto _ : state) {
-    const ComposedIterationCost composed(pipeline("llama-2-7b", system), options);
+    const ComposedIterationCost composed(pipeline("llama-2-7b", system, attention), options);
     for (int k = 0; k < 3; ++k) {
       const test::CostError e =
           test::cost_error(composed, *exact, test::random_batches(kinds[k], 10, 17));
@@ -368,6 +372,6 @@ BENCHMARK_CAPTURE(layer_pricing_llama, dota_b_energy, "gpu_dota_b.yaml", opt::Ob
     ->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(serve_100k)->Iterations(1)->Unit(benchmark::kSecond);
 // Arg 0: exact (no grids); 1: grids 2/3/3.
-BENCHMARK(composed_error_llama)->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK(composed_error_llama)->Args({0, 0})->Args({1, 0})->Args({0, 1})->Args({1, 1})->Iterations(1)->Unit(benchmark::kSecond);
 
 BENCHMARK_MAIN();

@@ -4,10 +4,8 @@
 # section has its headings and a row per point, and the must-show bounds hold (--check: implied
 # average power 55-100 % of the power limit at 2048 and 8192 tokens, rising from 128 to 2048).
 # Then the ML.ENERGY calibration (scenarios/mlenergy_chat.yaml, mlenergy_code.yaml, when the
-# reference CSV is present): a row per measured TP-1 row (27), and the bounds per GPU (mean
-# |error| of energy per output token and average power at most 15 %, no row above 35 %) hold but
-# one: the A100's largest energy error (35.1 %, Mistral-7B at max_num_seqs 320, where the
-# simulated replica preempts 1542 times) misses its 35 % by 0.1 point and must stay the only NO.
+# reference CSV is present): a row per measured TP-1 row (27), and the bounds per GPU hold (mean
+# |error| of energy per output token and of average power at most 15 %, no row above 35 %).
 # Then tools/validation_report.py with --energy appends the same section to the GPU report
 # (when the GPU reference CSV is present), the same bytes twice.
 # Usage: test_energy_validation.sh <lightcode binary> <source dir>
@@ -38,17 +36,14 @@ for heading in "${HEADINGS[@]}"; do
   grep -qF "$heading" "$TMP/section.md" || { echo "missing: $heading"; exit 1; }
 done
 [ "$(grep -cE '^\| NVIDIA (H100|A100) .* \| [0-9]+ \| ' "$TMP/section.md")" -eq 14 ]
-"$PY" "$SRC/tools/energy_report.py" "$TMP/p.h5" "${SERVING[@]}" --configs "$SRC/configs" --check >"$TMP/check.txt" || true
+"$PY" "$SRC/tools/energy_report.py" "$TMP/p.h5" "${SERVING[@]}" --configs "$SRC/configs" --check >"$TMP/check.txt"
 cat "$TMP/check.txt"
 if [ -f "$ENERGY_CSV" ]; then
   [ "$(grep -cE '^\| (A100-SXM4-40GB|H100-SXM) \| [a-z0-9-]+ \| [0-9]+ \| ' "$TMP/section.md")" -eq 27 ]
   [ "$(grep -c 'mean |error|\|max |error|' "$TMP/check.txt")" -eq 8 ]
-  grep -v '^A100-SXM4-40GB: energy max |error|' "$TMP/check.txt" | { ! grep -q FAILS; }
-  [ "$(grep -c '| NO |' "$TMP/section.md")" -le 1 ]
-else
-  { ! grep -q FAILS "$TMP/check.txt"; }
-  { ! grep -qF "| NO |" "$TMP/section.md"; }
 fi
+{ ! grep -q FAILS "$TMP/check.txt"; }
+{ ! grep -qF "| NO |" "$TMP/section.md"; }
 if [ -f "$CSV" ]; then
   "$BIN" validate "$CSV" --out "$TMP/v.h5" >"$TMP/validate.log"
   for i in 1 2; do

@@ -326,7 +326,9 @@ const ParamTable& serve_table() {
                    "Hugging Face's eager loop (one attention per sequence, repeat_kv copied, the cache "
                    "concatenated); paged is our reading of vLLM's kernels (sequences of equal lengths in one "
                    "launch, grouped-query heads reading their KV head once, the cache appended in place), "
-                   "llama-family models only"),
+                   "llama-family models only; sequences of different lengths are separate launches in a built "
+                   "batch, so under paged the composed cost (one launch at the mean context) is the closer "
+                   "model (sim/serve/composed_cost.hpp)"),
           Param::quantity("iteration_overhead", Dimension::duration)
               .fallback("0 s")
               .doc("host time each iteration adds while the replica's devices wait: a serving engine's "

@@ -402,6 +402,40 @@ TEST_CASE("steady state: until the waiting queue first empties, with its tokens,
   CHECK(std::isnan(none.steady_power_w));
 }
 
+TEST_CASE("prefill-first batching: admission keeps the watermark free, so a preempted sequence waits") {
+  // 40 requests at time 0 (prompts of 50 tokens, outputs of 10 to 49) on room for 1000 KV
+  // tokens, 32 at a time. With no watermark every finish admits a prompt that fills the cache to
+  // the brim, and the next decode step preempts it again; keeping 5 % free (50 tokens) leaves
+  // the running sequences a few steps of growth.
+  std::vector<Request> requests;
+  for (int64_t i = 0; i < 40; ++i) requests.push_back(request(i, Time::zero(), 50, 10 + (7 * i) % 40));
+  auto preemptions = [&](double watermark) {
+    ServeSpec spec;
+    ReplicaSpec r = replica("continuous", 1000, 32);
+    r.batching = std::make_shared<PrefillFirstBatching>(32, 4096, watermark);
+    spec.replicas.push_back(r);
+    const ServeResult result = simulate_serving(requests, spec);
+    check_run_invariants(requests, spec, result);
+    return total_preemptions(result);
+  };
+  const int64_t thrashing = preemptions(0.0);
+  const int64_t waiting = preemptions(0.05);
+  CHECK(thrashing == 16);
+  CHECK(waiting == 3);
+
+  ReplicaState state;
+  state.kv_capacity = 100;
+  Sequence held;
+  held.kv = 50;
+  state.running.push_back(held);
+  Sequence next;
+  next.prompt = 45;
+  state.queue.push_back(next);
+  CHECK_FALSE(state.admit_head(10));  // 50 + 45 + 10 > 100
+  CHECK(state.admit_head(5));         // exactly full with 5 left free
+  CHECK(state.kv_used() == 95);
+}
+
 TEST_CASE("prefill-first batching: whole prompts within the token budget, never beside decodes") {
   // Prompts of 100 tokens, a budget of 250: two prompts a prefill iteration; decodes wait while
   // anyone can be admitted.

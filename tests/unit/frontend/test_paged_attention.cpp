@@ -81,6 +81,27 @@ TEST_CASE("paged: alike sequences share one attention per layer and each KV head
   }
 }
 
+TEST_CASE("paged: alike prompts share a group, each keeps its own last-token logits") {
+  frontend::ModelConfig c = frontend::builtin_model("llama-3-8b");
+  c.num_hidden_layers = 1;
+  const Batch prompts{{{8, 0}, {8, 0}, {1, 5}}};
+  const ir::Graph g = frontend::build_iteration(c, prompts, Logits::last, BatchAttention::paged);
+  g.validate();
+  const ir::Input logits = g.heads().front();
+  CHECK(g.node(logits.node).outputs[static_cast<size_t>(logits.output)].shape == ir::Shape{1, 3, c.vocab_size});
+  int64_t masks = 0;
+  for (const ir::Node& n : g.nodes()) {
+    if (n.role == ir::MemoryRole::input && n.name.rfind("attention_mask", 0) == 0) {
+      ++masks;
+      CHECK(n.output().shape == (n.name == "attention_mask.seq0-1" ? ir::Shape{2, 8} : ir::Shape{1, 6}));
+    }
+  }
+  CHECK(masks == 2);
+  const ir::Graph each = frontend::build_iteration(c, prompts, Logits::last);
+  CHECK(macs_of(g, ir::OpKind::matmul) == macs_of(each, ir::OpKind::matmul));
+  CHECK(macs_of(g, ir::OpKind::dense) == macs_of(each, ir::OpKind::dense));
+}
+
 TEST_CASE("paged: the attention kernel reads the cache where it lies, per_sequence copies it") {
   frontend::ModelConfig c = frontend::builtin_model("mistral-7b");
   c.num_hidden_layers = 1;

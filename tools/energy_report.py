@@ -219,9 +219,10 @@ def main(argv=None):
         print(f"energy_report: {e}", file=sys.stderr)
         return 2
     if a.check:
-        for t, ok in checks + (serving[1] if serving else []):
+        every = checks + (serving[1] if serving else [])
+        for t, ok in every:
             print(f"{t}: {'holds' if ok else 'FAILS'}")
-        return 0 if checks and all(ok for _, ok in checks) else 1
+        return 0 if every and all(ok for _, ok in every) else 1
     text_out = section(rows, checks, serving)
     emit(text_out, a.out)
     return 0

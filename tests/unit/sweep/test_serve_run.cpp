@@ -271,12 +271,12 @@ TEST_CASE("serving: a 36,000-token llama-2-7b prompt runs on an H100 with room f
 }
 
 TEST_CASE("serving: attention paged prices a llama batch as vLLM's kernels run it, and only llama's") {
-  // Four Mistral-7B requests at time 0: under paged attention the decodes of alike sequences
+  // Two Mistral-7B requests at time 0: under paged attention the decodes of alike sequences
   // share a kernel per layer and no KV copy is made, so the same iterations take less time.
   const test::Scratch s;
   const std::string base = "model: mistral-7b\nstage: serve\nobjective: time\nsystem: " + system_path("h100_sxm") +
-                           "\nbatching: {policy: prefill_first, max_batch: 4}\ntrace: " +
-                           s.file("trace.csv", "arrival_s,prompt_tokens,output_tokens\n0,64,4\n0,64,4\n0,64,4\n0,64,4\n");
+                           "\nbatching: {policy: prefill_first, max_batch: 2}\ntrace: " +
+                           s.file("trace.csv", "arrival_s,prompt_tokens,output_tokens\n0,32,3\n0,32,3\n");
   const sweep::PointRun each = sweep::run_point(only_point(s, base + "\n"));
   const sweep::PointRun paged = sweep::run_point(only_point(s, base + "\nattention: paged\n"));
   REQUIRE(each.result.summary.status == results::Status::ok);

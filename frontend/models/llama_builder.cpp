@@ -31,7 +31,7 @@ void build_llama(GraphEmitter& e, const ModelConfig& c, const Iteration& it) {
   for (size_t j = 0; j < n_seq; ++j) {
     const Step& s = it.sequences[j];
     attention_mask.push_back(
-        e.input(sequence_input(it, "attention_mask", j), Shape{s.count, s.keys()}, DType::int64));
+        e.input(sequence_scope(it, "attention_mask", j), Shape{s.count, s.keys()}, DType::int64));
   }
   const Cache cache = cache_inputs(e, it, layers, kv_heads, hd);
 

@@ -117,6 +117,10 @@ BatchAttention parse_batch_attention(std::string_view name) {
   throw Error("batch attention: expected 'per_sequence' or 'paged', got '" + std::string(name) + "'");
 }
 
+bool builds_batch_attention(const ModelConfig& config, BatchAttention attention) {
+  return attention == BatchAttention::per_sequence || config.model_type == ModelFamily::llama;
+}
+
 ir::Graph build_iteration(const ModelConfig& config, const Batch& batch, Logits logits,
                           BatchAttention attention) {
   validate_batch(batch);
@@ -131,7 +135,7 @@ ir::Graph build_iteration(const ModelConfig& config, const Batch& batch, Logits 
                 describe_batch(batch));
   }
   const bool grouped = attention == BatchAttention::paged;
-  if (grouped && config.model_type != ModelFamily::llama) {
+  if (!builds_batch_attention(config, attention)) {
     throw Error(model + ": paged batch attention is built for llama-family models (model_type llama), not " +
                 std::string(family_name(config.model_type)) + "; use per_sequence");
   }

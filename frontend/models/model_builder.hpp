@@ -66,6 +66,9 @@ enum class BatchAttention { per_sequence, paged };
 std::string_view batch_attention_name(BatchAttention a);     // "per_sequence", "paged"
 BatchAttention parse_batch_attention(std::string_view name);  // Error listing the choices
 
+// Whether `config`'s family builds batches with `attention` (paged: llama-family models only).
+bool builds_batch_attention(const ModelConfig& config, BatchAttention attention);
+
 ir::Graph build_iteration(const ModelConfig& config, const Batch& batch, Logits logits,
                           BatchAttention attention = BatchAttention::per_sequence);
 

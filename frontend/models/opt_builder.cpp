@@ -29,7 +29,7 @@ void build_opt(GraphEmitter& e, const ModelConfig& c, const Iteration& it) {
   std::vector<Value> attention_mask;
   for (size_t j = 0; j < n_seq; ++j) {
     attention_mask.push_back(
-        e.input(sequence_input(it, "attention_mask", j), Shape{1, it.sequences[j].keys()}, DType::int64));
+        e.input(sequence_scope(it, "attention_mask", j), Shape{1, it.sequences[j].keys()}, DType::int64));
   }
   const Cache cache = cache_inputs(e, it, layers, heads, hd);
 

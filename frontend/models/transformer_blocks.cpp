@@ -86,12 +86,8 @@ std::string sequence_scope(const Iteration& it, const std::string& base, size_t 
   return it.single() ? base : base + "." + it.label(j);
 }
 
-std::string sequence_input(const Iteration& it, const std::string& base, size_t j) {
-  return sequence_scope(it, base, j);
-}
-
 std::string cache_name(const Iteration& it, const char* what, int layer, size_t j) {
-  return sequence_input(it, std::string(what) + "_" + std::to_string(layer), j);
+  return sequence_scope(it, std::string(what) + "_" + std::to_string(layer), j);
 }
 
 Cache cache_inputs(GraphEmitter& e, const Iteration& it, int layers, int64_t kv_heads,

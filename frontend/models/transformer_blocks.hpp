@@ -60,10 +60,9 @@ Value attend_per_sequence(GraphEmitter& e, const Iteration& it, const std::strin
 // count) when the product packs several heads' rows into one batch entry (paged GQA).
 Value merge_heads(GraphEmitter& e, Value probs, Value v_t, std::string_view view_label,
                   int64_t count = 1, int64_t heads = 0);
-// `base` for one sequence, "<base>.<label>" for several: scopes of per-Step constants.
+// `base` for one sequence, "<base>.<label>" for several: the scopes of per-Step constants and
+// the names of per-Step inputs (attention_mask.seq1, past_k_0.seq0-2).
 std::string sequence_scope(const Iteration& it, const std::string& base, size_t j);
-// Input names: "<base>" for one sequence, "<base>.<label>" for several.
-std::string sequence_input(const Iteration& it, const std::string& base, size_t j);
 // Cache input names: "past_k_<layer>" for one sequence, "past_k_<layer>.<label>" for several.
 std::string cache_name(const Iteration& it, const char* what, int layer, size_t j);
 // The KV-cache inputs [count, kv_heads, past, head_dim] of every layer, as [layer][Step] pairs

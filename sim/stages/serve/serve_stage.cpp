@@ -443,7 +443,7 @@ void read_serve(const Params& p, PointSpec& s) {
 void check_serve_inputs(const PointSpec& p, InputChecks& checks) {
   checks.once("model\n" + p.model + "\n" + std::string(frontend::batch_attention_name(p.serve.attention)), [&] {
     const frontend::ModelConfig model = frontend::builtin_model(p.model);
-    if (p.serve.attention == frontend::BatchAttention::paged && model.model_type != frontend::ModelFamily::llama) {
+    if (!frontend::builds_batch_attention(model, p.serve.attention)) {
       throw Error("attention: paged is built for llama-family models (model_type llama); model '" + p.model +
                   "' is " + std::string(frontend::family_name(model.model_type)) + ": use per_sequence");
     }

@@ -5,6 +5,9 @@
 // broadcast_to -> reshape; TVM's scaled_dot_product_attention multiplies q and k^T by
 // sqrt(1 / sqrt(head_dim)) each and adds the sliced 4-D mask; SwiGLU MLP. The cache returned
 // per layer is (rotated key, value) with the KV heads, as heads of the graph.
+// A device's share under tensor or pipeline parallelism (it.parallel, parallelism.hpp): its
+// heads, KV heads and intermediate columns, its vocabulary rows, its stage's layers, and the
+// all_reduce after o_proj, down_proj and the embedding.
 #include <string>
 #include <vector>
 
@@ -17,26 +20,38 @@ using ir::Shape;
 
 void build_llama(GraphEmitter& e, const ModelConfig& c, const Iteration& it) {
   const int64_t t = it.tokens();
+  const Parallelism& par = it.parallel;
   const int64_t hidden = c.hidden_size;
-  const int64_t heads = c.num_attention_heads;
-  const int64_t kv_heads = c.num_key_value_heads;
-  const int64_t rep = heads / kv_heads;
   const int64_t hd = c.head_dim();
-  const int64_t inner = c.intermediate_size;
+  const int64_t heads = c.num_attention_heads / par.tensor;  // this rank's
+  const int64_t kv_heads = c.num_key_value_heads / par.tensor;
+  const int64_t rep = heads / kv_heads;
+  const int64_t inner = c.intermediate_size / par.tensor;
   const auto layers = static_cast<int>(c.num_hidden_layers);
+  const auto [first_layer, last_layer] = stage_layers(layers, par.pipeline, par.pipeline_stage);
+  const bool first_stage = par.pipeline_stage == 0;
+  const bool last_stage = par.pipeline_stage == par.pipeline - 1;
   const size_t n_seq = it.sequences.size();
 
-  const Value ids = e.input("input_ids", Shape{1, t}, DType::int64);
+  Value ids;
+  if (first_stage) ids = e.input("input_ids", Shape{1, t}, DType::int64);
   std::vector<Value> attention_mask;
   for (size_t j = 0; j < n_seq; ++j) {
     const Step& s = it.sequences[j];
     attention_mask.push_back(
         e.input(sequence_scope(it, "attention_mask", j), Shape{s.count, s.keys()}, DType::int64));
   }
-  const Cache cache = cache_inputs(e, it, layers, kv_heads, hd);
+  const Cache cache = cache_inputs(e, it, layers, kv_heads, hd, static_cast<int>(first_layer),
+                                   static_cast<int>(last_layer));
 
-  e.set_scope("model.embed_tokens");
-  Value x = embed(e, e.param("weight", Shape{c.vocab_size, hidden}), ids);
+  Value x;
+  if (first_stage) {
+    e.set_scope("model.embed_tokens");
+    const int64_t vocab = share_of(c.vocab_size, par.tensor, par.tensor_rank);
+    x = tensor_all_reduce(e, it, embed(e, e.param("weight", Shape{vocab, hidden}), ids), "all_reduce");
+  } else {
+    x = e.input("hidden_states", Shape{1, t, hidden}, e.float_type());
+  }
   // Per sequence: its causal mask and its positions' rotary tables, shared by every layer.
   std::vector<Value> mask, cos, sin;
   for (size_t j = 0; j < n_seq; ++j) {
@@ -112,7 +127,7 @@ void build_llama(GraphEmitter& e, const ModelConfig& c, const Iteration& it) {
     return merge_heads(e, probs, v_t, "o_proj.view", b, heads);
   };
 
-  for (int i = 0; i < layers; ++i) {
+  for (auto i = static_cast<int>(first_layer); i < last_layer; ++i) {
     const auto l = static_cast<size_t>(i);
     const std::string h = "model.layers." + std::to_string(i);
     e.set_scope(h + ".input_layernorm");
@@ -126,7 +141,9 @@ void build_llama(GraphEmitter& e, const ModelConfig& c, const Iteration& it) {
         e, it, h + ".self_attn", q4, k4, v4, [&](size_t j, Value q, Value k, Value v) {
           return attention(j, q, k, v, cache.k[l][j], cache.v[l][j]);
         });
-    const Value o = e.dense(merged, e.param("o_proj.weight", Shape{hidden, hidden}), "o_proj");
+    const Value o = tensor_all_reduce(
+        e, it, e.dense(merged, e.param("o_proj.weight", Shape{hidden, heads * hd}), "o_proj"),
+        "o_proj.all_reduce");
     e.set_scope(h);
     x = e.add(x, e.reshape(o, Shape{1, t, hidden}), "attn_residual");
 
@@ -136,16 +153,24 @@ void build_llama(GraphEmitter& e, const ModelConfig& c, const Iteration& it) {
     const Value gate = e.reshape(linear(m_in, inner, "gate_proj"), Shape{1, t, inner});
     const Value up = e.reshape(linear(m_in, inner, "up_proj"), Shape{1, t, inner});
     const Value prod = e.multiply(activation(e, c.hidden_act, gate), up, "gate_up");
-    const Value down = e.dense(e.reshape(prod, Shape{t, inner}, "down_proj.view"),
-                               e.param("down_proj.weight", Shape{hidden, inner}), "down_proj");
+    const Value down = tensor_all_reduce(
+        e, it,
+        e.dense(e.reshape(prod, Shape{t, inner}, "down_proj.view"),
+                e.param("down_proj.weight", Shape{hidden, inner}), "down_proj"),
+        "down_proj.all_reduce");
     e.set_scope(h);
     x = e.add(x, e.reshape(down, Shape{1, t, hidden}), "mlp_residual");
   }
 
-  e.set_scope("model.norm");
-  const Value final_hidden = norm(e, c.norm_type, x);
-  e.set_scope("lm_head");
-  lm_head(e, c, it, final_hidden, "model.embed_tokens.weight");
+  if (last_stage) {
+    e.set_scope("model.norm");
+    const Value final_hidden = norm(e, c.norm_type, x);
+    e.set_scope("lm_head");
+    lm_head(e, c, it, final_hidden, "model.embed_tokens.weight");
+  } else {
+    e.set_scope("model.layers." + std::to_string(last_layer - 1));
+    e.output(send_to_next_stage(e, x));
+  }
   for (const Value& p : presents) e.output(p);
 }
 

@@ -61,7 +61,8 @@ ir::Graph emit(const ModelConfig& config, const detail::Iteration& it, const std
       detail::build_vit(e, config, first);
       break;
   }
-  return e.finish("builtin:" + config.name + "@" + what);
+  const std::string share = describe_parallelism(it.parallel);
+  return e.finish("builtin:" + config.name + "@" + what + (share.empty() ? "" : "#" + share));
 }
 
 }  // namespace
@@ -85,7 +86,8 @@ Logits logits_for(std::string_view value, bool every_token) {
   return parse_logits(value);
 }
 
-ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length, Logits logits) {
+ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length, Logits logits,
+                      const Parallelism& parallel) {
   const std::string what = stage == Stage::decode ? "KV-cache length" : "sequence length";
   const std::string model = "model '" + config.name + "'";
   if (length < 1) {
@@ -100,10 +102,15 @@ ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length, Lo
     throw Error(model + " is an encoder (model_type " + std::string(family_name(config.model_type)) +
                 "): it has no KV cache to decode against; use stage prefill");
   }
+  check_parallelism(config, parallel);
   detail::Step step;
   step.tokens = stage == Stage::decode ? 1 : length;
   step.past = stage == Stage::decode ? length : 0;
-  return emit(config, {{step}, logits == Logits::last},
+  detail::Iteration it;
+  it.sequences = {step};
+  it.last_logits = logits == Logits::last;
+  it.parallel = parallel;
+  return emit(config, it,
               std::string(stage_name(stage)) + "/" + std::to_string(length));
 }
 
@@ -122,9 +129,10 @@ bool builds_batch_attention(const ModelConfig& config, BatchAttention attention)
 }
 
 ir::Graph build_iteration(const ModelConfig& config, const Batch& batch, Logits logits,
-                          BatchAttention attention) {
+                          BatchAttention attention, const Parallelism& parallel) {
   validate_batch(batch);
   check_counts(config);
+  check_parallelism(config, parallel);
   const std::string model = "model '" + config.name + "'";
   const SequenceSlot& first = batch.sequences.front();
   const bool single = batch.sequences.size() == 1;
@@ -142,6 +150,7 @@ ir::Graph build_iteration(const ModelConfig& config, const Batch& batch, Logits 
   detail::Iteration it;
   it.last_logits = logits == Logits::last;
   it.paged = grouped;
+  it.parallel = parallel;
   for (size_t i = 0; i < batch.sequences.size(); ++i) {
     const SequenceSlot& s = batch.sequences[i];
     if (grouped && !it.sequences.empty()) {

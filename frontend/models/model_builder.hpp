@@ -48,6 +48,7 @@
 
 #include "frontend/models/batch.hpp"
 #include "frontend/models/model_config.hpp"
+#include "frontend/models/parallelism.hpp"
 #include "sim/ir/graph.hpp"
 
 namespace lightcode::frontend {
@@ -61,7 +62,10 @@ Logits parse_logits(std::string_view s);  // Error listing the choices
 // A scenario's `logits:` value, or when it is "" the default: all if `every_token`, else last.
 Logits logits_for(std::string_view value, bool every_token);
 
-ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length, Logits logits);
+// `parallel`: one device's share of the model (parallelism.hpp; check_parallelism's errors);
+// the source then ends in "#<describe_parallelism>". The default builds the whole model.
+ir::Graph build_model(const ModelConfig& config, Stage stage, int64_t length, Logits logits,
+                      const Parallelism& parallel = {});
 enum class BatchAttention { per_sequence, paged };
 std::string_view batch_attention_name(BatchAttention a);     // "per_sequence", "paged"
 BatchAttention parse_batch_attention(std::string_view name);  // Error listing the choices
@@ -70,6 +74,7 @@ BatchAttention parse_batch_attention(std::string_view name);  // Error listing t
 bool builds_batch_attention(const ModelConfig& config, BatchAttention attention);
 
 ir::Graph build_iteration(const ModelConfig& config, const Batch& batch, Logits logits,
-                          BatchAttention attention = BatchAttention::per_sequence);
+                          BatchAttention attention = BatchAttention::per_sequence,
+                          const Parallelism& parallel = {});
 
 }  // namespace lightcode::frontend

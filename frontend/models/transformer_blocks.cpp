@@ -91,12 +91,13 @@ std::string cache_name(const Iteration& it, const char* what, int layer, size_t 
 }
 
 Cache cache_inputs(GraphEmitter& e, const Iteration& it, int layers, int64_t kv_heads,
-                   int64_t head_dim) {
+                   int64_t head_dim, int first, int last) {
   Cache cache;
   const size_t n = it.sequences.size();
   cache.k.assign(static_cast<size_t>(layers), std::vector<Value>(n));
   cache.v.assign(static_cast<size_t>(layers), std::vector<Value>(n));
-  for (int i = 0; i < layers; ++i) {
+  if (last < 0) last = layers;
+  for (int i = first; i < last; ++i) {
     for (size_t j = 0; j < n; ++j) {
       const int64_t past = it.sequences[j].past;
       if (past == 0) continue;
@@ -107,6 +108,32 @@ Cache cache_inputs(GraphEmitter& e, const Iteration& it, int layers, int64_t kv_
     }
   }
   return cache;
+}
+
+namespace {
+Value collective(GraphEmitter& e, std::string_view kind, Value x, int64_t ranks, const ir::TensorType& out,
+                 std::string_view label) {
+  const Value v = e.op(kind, label, {x}, out);
+  e.set_attr(v, "ranks", std::to_string(ranks));
+  return v;
+}
+}  // namespace
+
+Value tensor_all_reduce(GraphEmitter& e, const Iteration& it, Value x, std::string_view label) {
+  if (it.parallel.tensor == 1) return x;
+  return collective(e, "all_reduce", x, it.parallel.tensor, e.type(x), label);
+}
+
+Value tensor_all_gather(GraphEmitter& e, const Iteration& it, Value x, int64_t gathered,
+                        std::string_view label) {
+  if (it.parallel.tensor == 1) return x;
+  ir::TensorType out = e.type(x);
+  out.shape[out.shape.rank() - 1] = gathered;
+  return collective(e, "all_gather", x, it.parallel.tensor, out, label);
+}
+
+Value send_to_next_stage(GraphEmitter& e, Value x) {
+  return collective(e, "send_recv", x, 2, e.type(x), "send_recv");
 }
 
 Value embed(GraphEmitter& e, Value table, Value ids) {
@@ -193,7 +220,8 @@ Value causal_mask(GraphEmitter& e, Value attention_mask, const Step& step) {
 void lm_head(GraphEmitter& e, const ModelConfig& c, const Iteration& it, Value final_hidden,
              const char* tied_to) {
   const int64_t hidden = c.hidden_size;
-  const Value weight = e.param("weight", Shape{c.vocab_size, hidden});
+  const int64_t vocab = share_of(c.vocab_size, it.parallel.tensor, it.parallel.tensor_rank);
+  const Value weight = e.param("weight", Shape{vocab, hidden});
   if (c.tie_word_embeddings) e.set_attr(weight, "tied_to", tied_to);
   int64_t rows = it.tokens();
   const int64_t sequences = it.sequence_count();
@@ -218,7 +246,8 @@ void lm_head(GraphEmitter& e, const ModelConfig& c, const Iteration& it, Value f
     rows = sequences;
   }
   const Value logits = e.dense(e.reshape(final_hidden, Shape{rows, hidden}, "view"), weight, "dense");
-  e.output(e.reshape(logits, Shape{1, rows, c.vocab_size}, "logits"));
+  const Value local = e.reshape(logits, Shape{1, rows, vocab}, "logits");
+  e.output(tensor_all_gather(e, it, local, c.vocab_size, "all_gather"));
 }
 
 Value softmax_upcast(GraphEmitter& e, Value x) {

@@ -19,6 +19,7 @@
 
 #include "frontend/models/graph_emitter.hpp"
 #include "frontend/models/model_config.hpp"
+#include "frontend/models/parallelism.hpp"
 
 namespace lightcode::frontend::detail {
 
@@ -35,6 +36,7 @@ struct Iteration {
   std::vector<Step> sequences;  // in batch order; a group stands for `count` sequences
   bool last_logits = false;  // project only each sequence's last token (model_builder.hpp)
   bool paged = false;        // BatchAttention::paged: packed GQA heads, cache appended in place
+  Parallelism parallel;      // which device's share of the model (parallelism.hpp)
   bool single() const { return sequences.size() == 1 && sequences.front().count == 1; }
   int64_t tokens() const;  // rows of the shared products: the sum of the Steps' rows
   int64_t sequence_count() const;  // sequences, counting each group's members
@@ -70,8 +72,19 @@ std::string cache_name(const Iteration& it, const char* what, int layer, size_t 
 struct Cache {
   std::vector<std::vector<Value>> k, v;
 };
+// Only layers [first, last) have inputs (a pipeline stage's); the other layers' entries are
+// invalid Values too.
 Cache cache_inputs(GraphEmitter& e, const Iteration& it, int layers, int64_t kv_heads,
-                   int64_t head_dim);
+                   int64_t head_dim, int first = 0, int last = -1);
+
+// A collective of the iteration's tensor-parallel group over x: `kind` all_reduce (the sum,
+// x's type) or all_gather (along the last axis, to `gathered`); x itself when the group is one
+// rank. Attribute `ranks` is the group's size.
+Value tensor_all_reduce(GraphEmitter& e, const Iteration& it, Value x, std::string_view label);
+Value tensor_all_gather(GraphEmitter& e, const Iteration& it, Value x, int64_t gathered,
+                        std::string_view label);
+// The hidden states sent to the next pipeline stage: a send_recv between two devices.
+Value send_to_next_stage(GraphEmitter& e, Value x);
 
 // nn.Embedding: TVM wraps negative ids (less, add, where) before the take.
 Value embed(GraphEmitter& e, Value table, Value ids);
@@ -86,6 +99,8 @@ Value causal_mask(GraphEmitter& e, Value attention_mask, const Step& step);
 // The output projection of `final_hidden` [1, tokens, hidden] to logits, made an output:
 // [1, tokens, vocab], or with it.last_logits each sequence's last token sliced out first,
 // [1, sequences, vocab]. Its weight is tied to `tied_to` when the config ties the embeddings.
+// Under tensor parallelism the weight is the rank's vocabulary share and the logits are
+// all-gathered to the whole vocabulary.
 void lm_head(GraphEmitter& e, const ModelConfig& c, const Iteration& it, Value final_hidden,
              const char* tied_to);
 // softmax over the last axis; float16 upcasts to float32 around it, as OPT does.

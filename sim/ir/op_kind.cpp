@@ -10,7 +10,7 @@ constexpr std::array<std::string_view, kOpKindCount> kNames{
     "rsqrt",   "power",    "transpose", "negative", "cast",     "equal",       "relu",
     "tanh",    "sigmoid",  "softmax",   "less",     "take",     "where",       "erf",
     "slice",   "concatenate", "mean",   "dense",    "matmul",   "pack",        "split",
-    "exp",     "max",      "sum",       "reshape",  "other",    "split_sram",  "matrix_matrix",
+    "exp",     "max",      "sum",       "reshape",  "all_reduce", "all_gather", "reduce_scatter", "send_recv", "other",    "split_sram",  "matrix_matrix",
     "merge_sram", "start"};
 
 bool all_digits(std::string_view s) {

@@ -11,7 +11,12 @@ namespace lightcode::ir {
 enum class OpKind : uint8_t {
   memory, nop, add, subtract, multiply, divide, sqrt, rsqrt, power, transpose, negative, cast,
   equal, relu, tanh, sigmoid, softmax, less, take, where, erf, slice, concatenate, mean, dense,
-  matmul, pack, split, exp, max, sum, reshape, other,
+  matmul, pack, split, exp, max, sum, reshape,
+  // Collectives of a tensor-parallel group and the transfer between pipeline stages: the
+  // sharding frontend (frontend/models/sharding.hpp) adds them, attribute `ranks` = the group's
+  // size; only an interconnect unit runs them (hw_models/interconnect/).
+  all_reduce, all_gather, reduce_scatter, send_recv,
+  other,
   // Produced by the optimizer, never by a frontend: the expansion of photonic products into
   // one 2-D product per batch element between SRAM split/merge, and each subgraph's start.
   sram_split, matrix_matrix, sram_merge, start,
@@ -33,6 +38,12 @@ inline bool is_bookkeeping(OpKind k) {
 inline bool is_matrix_product(OpKind k) {
   return k == OpKind::dense || k == OpKind::matmul || k == OpKind::pack ||
          k == OpKind::matrix_matrix;
+}
+
+// The collectives and the point-to-point transfer above: data movement between devices.
+inline bool is_collective(OpKind k) {
+  return k == OpKind::all_reduce || k == OpKind::all_gather || k == OpKind::reduce_scatter ||
+         k == OpKind::send_recv;
 }
 
 }  // namespace lightcode::ir

@@ -23,6 +23,10 @@ ir::Graph build_or_import(const ModelRequest& request) {
                 std::string(" must be positive, got ") + std::to_string(*request.length));
   }
   if (is_graph_file(request.model)) {
+    if (!request.parallel.unsharded()) {
+      throw Error("'" + request.model + "': tensor and pipeline parallelism shard built-in models; a TVM graph is "
+                  "one device's graph as traced");
+    }
     TvmImportOptions options;
     options.input_rule = request.input_rule;
     options.sequence_length = request.length;
@@ -30,7 +34,8 @@ ir::Graph build_or_import(const ModelRequest& request) {
     return import_tvm_file(request.model, options);
   }
   const ModelConfig config = builtin_model(request.model);
-  ir::Graph g = build_model(config, request.stage, request.length.value_or(kDefaultBuiltinLength), request.logits);
+  ir::Graph g = build_model(config, request.stage, request.length.value_or(kDefaultBuiltinLength), request.logits,
+                            request.parallel);
   if (request.input_rule != g.input_rule()) g.apply_input_rule(request.input_rule);
   g.validate();
   return g;

@@ -20,6 +20,7 @@ struct ModelRequest {
   Logits logits = Logits::last;   // built-in models only (model_builder.hpp)
   int precision_bits = 0;         // every matrix product's required bits (sim/ir/precision.hpp); 0: none
   bool dtype_precision = false;   // every matrix product requires its dtype's bits instead
+  Parallelism parallel;           // built-in models: one device's share (parallelism.hpp)
 };
 
 inline constexpr int64_t kDefaultBuiltinLength = 128;

@@ -23,6 +23,7 @@ std::string_view energy_part_name(EnergyPart p) {
     case EnergyPart::cuda_cores: return "cuda_cores";
     case EnergyPart::hbm: return "hbm";
     case EnergyPart::active: return "active";
+    case EnergyPart::communication: return "communication";
   }
   return "?";
 }

@@ -22,9 +22,10 @@ std::string_view bound_name(Bound b);
 // breakdown shows these rows for the unit). A device-built PHU: laser; modulation = DACs +
 // modulators; detection = photodetectors, TIAs, ADCs, adders; on-chip memory. A GPU: tensor
 // cores, CUDA cores, HBM (array, PHY and the on-chip path), and active: the power a running
-// kernel draws beyond idle (gpu_power_fit.hpp).
-enum class EnergyPart : uint8_t { laser, modulation, detection, memory, tensor_cores, cuda_cores, hbm, active };
-inline constexpr size_t kEnergyParts = 8;
+// kernel draws beyond idle (gpu_power_fit.hpp). An interconnect: communication (the links
+// and switches a collective crosses).
+enum class EnergyPart : uint8_t { laser, modulation, detection, memory, tensor_cores, cuda_cores, hbm, active, communication };
+inline constexpr size_t kEnergyParts = 9;
 std::string_view energy_part_name(EnergyPart p);  // "laser", "modulation", ...
 
 // Empty (every part zero) for a unit that does not split its energy: the report then shows

@@ -3,6 +3,7 @@
 // registry.add line here.
 #include "hw_models/cpu/cpu_model.hpp"
 #include "hw_models/gpu/gpu_model.hpp"
+#include "hw_models/interconnect/interconnect_model.hpp"
 #include "hw_models/lightcode/lightcode_models.hpp"
 #include "hw_models/lightcode/lightcode_profile.hpp"
 #include "hw_models/memory/memory_model.hpp"
@@ -47,6 +48,11 @@ void register_all(Registry& registry) {
                           memory_algorithms(), Section::memory, build<MemorySpec, parse_memory_spec, make_memory_model>,
                           {{"lightcode", make_lightcode_memory}}, make_service_modules, memory_spec_summary,
                           &memory_params()});
+  registry.add(FamilyInfo{"interconnect",
+                          "Devices joined by NVLink, PCIe or a network: collectives timed as NCCL's tuner times them",
+                          interconnect_algorithms(), Section::units,
+                          build<InterconnectSpec, parse_interconnect_spec, make_interconnect_model>, {},
+                          make_service_modules, interconnect_spec_summary, &interconnect_params()});
   registry.add(FamilyInfo{kStartFamily, "the lightcode profile's per-subgraph start pseudo-unit (internal)",
                           {{"start", "`start` tasks: no time, no energy, not a node"}}, Section::internal, no_model, {},
                           make_service_modules, start_summary, &start_params()});

@@ -1,8 +1,12 @@
 #include "hw_models/system.hpp"
 
+#include <map>
+#include <mutex>
+
 #include "hw_models/link/link_spec.hpp"
 #include "hw_models/system_diagnosis.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 
 namespace lightcode::hw {
 namespace {
@@ -14,6 +18,35 @@ std::string family_list(const Registry& registry, Section section) {
   }
   return s;
 }
+
+// `count`, the key every unit of a system takes beside its family's.
+const Param& count_param() {
+  static const Param p =
+      Param::count("count", limits::kParallelDegree)
+          .fallback("1")
+          .doc("devices of this unit in the system (system files only): units with a count above 1 are "
+               "one per device (a GPU and its HBM: one per rank of a tensor-parallel group or pipeline "
+               "stage, all with the same count), units with count 1 are shared by every device (the host, "
+               "the interconnect)");
+  return p;
+}
+
+}  // namespace
+
+const ParamTable& unit_params(const ParamTable& family) {
+  static std::map<const ParamTable*, ParamTable> tables;
+  static std::mutex guard;
+  const std::lock_guard<std::mutex> lock(guard);
+  auto it = tables.find(&family);
+  if (it == tables.end()) {
+    ParamTable t = family;
+    t.params.push_back(count_param());
+    it = tables.emplace(&family, std::move(t)).first;
+  }
+  return it->second;
+}
+
+namespace {
 
 UnitInfo make_unit(const std::string& name, const ConfigNode& spec, Section section,
                    const Profile& profile, const Registry& registry, ConfigUsage& usage) {
@@ -37,7 +70,9 @@ UnitInfo make_unit(const std::string& name, const ConfigNode& spec, Section sect
   u.name = name;
   u.family = info;
   u.compute = section == Section::units;
-  u.model = info->model_for(profile)(Params(spec, *info->params, usage));
+  const Params params(spec, unit_params(*info->params), usage);
+  u.count = params.count("count");
+  u.model = info->model_for(profile)(params);
   u.spec = spec;
   return u;
 }
@@ -48,7 +83,7 @@ void check_everything_read(const ConfigNode& root, const std::vector<UnitInfo>& 
                            const Profile& profile, const ConfigUsage& usage) {
   for (const UnitInfo& u : units) {
     if (!u.family || !u.family->params) continue;
-    check_all_read(u.spec, *u.family->params, usage,
+    check_all_read(u.spec, unit_params(*u.family->params), usage,
                    "the " + u.family->name + " model of unit '" + u.name + "' under profile '" +
                        std::string(profile.name()) + "'");
   }
@@ -70,7 +105,10 @@ const ParamTable& system_params() {
           Param::meta("description").doc("free text"),
           Param::named("units", nullptr)
               .required()
-              .doc("compute units: name -> hardware spec (family cpu, gpu, phu, ...)"),
+              .doc("compute units: name -> hardware spec (family cpu, gpu, phu, interconnect, ...); every unit "
+                   "spec, here and under `memory`, also takes `count` (default 1): the devices of it in the "
+                   "system, all units above 1 with the same count (a DGX's GPUs and their HBM: one per rank of "
+                   "a tensor-parallel group or pipeline stage), units of count 1 shared by every device"),
           Param::named("memory", nullptr)
               .required()
               .doc("memories: name -> spec (family memory); one that holds the resident inputs "
@@ -122,6 +160,14 @@ System System::build(const ConfigNode& root, const Profile& profile, const Regis
   }
   for (const auto& [key, spec] : params.named_nodes("memory")) {
     s.units_.push_back(make_unit(key, spec, Section::memory, profile, registry, usage));
+  }
+  for (const UnitInfo& u : s.units_) {
+    if (u.count == 1) continue;
+    if (s.devices_ > 1 && u.count != s.devices_) {
+      root.fail("units '" + u.name + "' (count " + std::to_string(u.count) + ") and others of count " +
+                std::to_string(s.devices_) + ": the units one per device must all have the same count");
+    }
+    s.devices_ = u.count;
   }
   profile.add_units(s.units_, registry);
   s.roles_ = resolve_roles(s.units_, params.table_if("role"), root, profile);

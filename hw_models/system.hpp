@@ -4,6 +4,7 @@
 //   name: CPU/PHU
 //   units:   {cpu: {from: ../hardware/cpu_lightcode.yaml}, phu: {from: ...}}   compute
 //   memory:  {hbm: {from: ...}, sram: {from: ...}}                              memory
+// A unit may take `count: N` (devices of it: a DGX's 8 GPUs and their HBM); devices() is that N.
 //   links:   [{src: hbm, dst: sram, latency: ..., bandwidth: ..., energy_per_bit: ...}, ...]
 // Every unit's spec names its family; the registry builds the model the family registered for
 // the profile. Unit types are dense ids in file order: compute units first, then memory, then
@@ -37,13 +38,16 @@ struct UnitInfo {
   std::unique_ptr<HardwareModel> model;
   ConfigNode spec;                    // resolved spec, for `hw show` and the SystemC modules
   RoleSet plays;                      // the roles it plays in its system (set once they are resolved)
+  int64_t count = 1;                  // `count`: devices of it in the system; 1 = shared by all
 };
 
 // The unit of `units` that plays `role`, -1 if none (for a profile building its transfers).
 UnitType unit_playing(const std::vector<UnitInfo>& units, Role role);
 
-// The keys of a system file (a unit's spec is read through its family's table).
+// The keys of a system file (a unit's spec is read through unit_params of its family's table).
 const ParamTable& system_params();
+// A family's table with the key every unit of a system takes beside the family's: `count`.
+const ParamTable& unit_params(const ParamTable& family);
 
 class System;
 // Static energy per unit type, in pJ: static power x makespan x the type's instances, idle or
@@ -75,6 +79,9 @@ class System {
   // The links and routes when transfers queue on them (Profile::links_queue); else nullptr.
   const LinkTopology* topology() const { return topology_.get(); }
   const ConfigNode& config() const { return config_; }
+  // The devices the system has (the `count` of its units one per device), 1 when none has a
+  // count: what tensor_parallel x pipeline_parallel may use.
+  int64_t devices() const { return devices_; }
 
  private:
   System() = default;
@@ -86,6 +93,7 @@ class System {
   std::unique_ptr<TransferModel> transfers_;
   std::unique_ptr<LinkTopology> topology_;
   ConfigNode config_;
+  int64_t devices_ = 1;
 };
 
 }  // namespace lightcode::hw

@@ -1,5 +1,6 @@
 """What the docs/VALIDATION.md generators share (validation_report.py, photonic_report.py,
-energy_report.py): reading HDF5 text cells and writing a section to a file or stdout."""
+energy_report.py, collectives_report.py): reading HDF5 text cells and tables, and writing a
+section to a file or stdout."""
 import sys
 
 
@@ -16,3 +17,10 @@ def emit(text_out, out):
         print(f"wrote {out}")
     else:
         sys.stdout.write(text_out)
+
+
+def table_rows(table):
+    """The rows of an HDF5 compound table (h5py's array) as dicts: text cells as str, numbers as
+    Python numbers."""
+    return [{name: (text(r[name]) if table.dtype[name].kind in "SOU" else r[name].item()) for name in table.dtype.names}
+            for r in table]

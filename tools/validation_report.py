@@ -7,6 +7,7 @@
                                                --photonic-workloads WORKLOADS.h5]
                                               [--energy PREFILL_POWER.h5
                                                [--serving CHAT.h5 CODE.h5]]
+                                              [--collectives COLLECTIVES.h5]
 
 Every number in the report is computed here from the file's /kernels and /end_to_end tables
 (root attributes name the reference CSV and the systems). --csv writes every kernel row
@@ -24,6 +25,8 @@ With --energy (the results of scenarios/prefill_power.yaml) the electronic energ
 follows (tools/energy_report.py; it reads the GPUs' power limits from configs/, and PyYAML);
 --serving adds its ML.ENERGY calibration table (the results of scenarios/mlenergy_chat.yaml and
 mlenergy_code.yaml, against ../shared/reference/energy/).
+With --collectives (`lightcode validate-collectives`'s file) the collectives section follows
+(tools/collectives_report.py: per-size table, the H100 all_reduce bound from 1 MB up).
 Needs h5py and numpy (Debian: python3-h5py). Exit 2 on a bad file.
 """
 import argparse
@@ -34,7 +37,7 @@ import sys
 import h5py
 import numpy as np
 
-from report_common import text
+from report_common import table_rows, text
 
 GEMM_MODULES = ["attn_pre_proj", "attn_post_proj", "mlp_up_proj", "mlp_down_proj"]
 FUSED_MODULES = ["input_layernorm", "post_attention_layernorm", "attn_rope", "mlp_act", "add"]
@@ -54,6 +57,7 @@ BUCKETS = [(1, 15), (16, 127), (128, 511), (512, 2047), (2048, 4096)]
 GEMM_BOUND, FUSED_BOUND = 0.10, 0.15
 photonic = None  # tools/photonic_report.py, imported when a photonic section is asked for
 energy = None  # tools/energy_report.py, imported when an energy section is asked for
+collectives = None  # tools/collectives_report.py, imported when a collectives section is asked for
 
 
 def load(path):
@@ -63,10 +67,8 @@ def load(path):
         attrs = {k: text(v) for k, v in f.attrs.items()}
         k = f["kernels"][:]
         e = f["end_to_end"][:]
-    kernels = [{name: (text(r[name]) if k.dtype[name].kind in "SOU" else r[name].item()) for name in k.dtype.names}
-               for r in k]
-    e2e = [{name: (text(r[name]) if e.dtype[name].kind in "SOU" else r[name].item()) for name in e.dtype.names}
-           for r in e]
+    kernels = table_rows(k)
+    e2e = table_rows(e)
     for r in kernels:
         r["err_fused"] = r["fused_model_s"] / r["measured_s"] - 1.0
         r["err_pipeline"] = r["predicted_s"] / r["measured_s"] - 1.0
@@ -246,11 +248,15 @@ def main(argv=None):
     p.add_argument("--serving", nargs="+", default=[],
                    help="with --energy: results of scenarios/mlenergy_chat.yaml and mlenergy_code.yaml")
     p.add_argument("--configs", default="configs", help="the configs folder, for the GPUs' power limits")
+    p.add_argument("--collectives", help="`lightcode validate-collectives`'s HDF5 file (the collectives section)")
     a = p.parse_args(argv)
     if bool(a.photonic_designs) != bool(a.photonic_workloads):
         p.error("--photonic-designs and --photonic-workloads go together")
-    if a.photonic_designs or a.energy:
+    if a.photonic_designs or a.energy or a.collectives:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    if a.collectives:
+        global collectives
+        import collectives_report as collectives
     if a.energy:
         global energy
         import energy_report as energy
@@ -288,6 +294,13 @@ def main(argv=None):
             print(f"validation_report: {e}", file=sys.stderr)
             return 2
         text_out += "\n" + energy.section(rows, checks, serving)
+    if a.collectives:
+        try:
+            c_attrs, c_rows = collectives.load(a.collectives)
+        except (OSError, ValueError, KeyError) as e:
+            print(f"validation_report: {e}", file=sys.stderr)
+            return 2
+        text_out += "\n" + collectives.section(c_attrs, c_rows)
     with open(a.out, "w") as f:
         f.write(text_out)
     if a.csv:

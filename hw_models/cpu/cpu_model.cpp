@@ -104,7 +104,7 @@ class CpuModel final : public HardwareModel {
 
   AlgorithmList algorithms(const ir::Node& op) const override {
     AlgorithmList list;
-    if (!ir::is_bookkeeping(op.kind)) list.add(find_fit(op) ? kCpuCalibrated : kCpuVector);
+    if (ir::is_device_compute(op.kind)) list.add(find_fit(op) ? kCpuCalibrated : kCpuVector);
     return list;
   }
 

@@ -174,7 +174,7 @@ double GpuModel::tensor_rate(ir::DType t) const {
 
 AlgorithmList GpuModel::algorithms(const ir::Node& op) const {
   AlgorithmList list;
-  if (ir::is_bookkeeping(op.kind)) return list;
+  if (!ir::is_device_compute(op.kind)) return list;
   if (ir::is_matrix_product(op.kind)) {
     if (!op.input_types.empty() && tensor_rate(op.input_type(0).dtype) > 0.0)
       list.add(kGpuTensorCore);

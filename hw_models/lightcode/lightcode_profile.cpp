@@ -44,7 +44,7 @@ class LightcodeProfile final : public Profile {
       const Capabilities c = u.model->capabilities();
       roles.push_back(c.role);
       if (!u.family || !u.family->params) continue;
-      const Params spec(u.spec, *u.family->params, usage);
+      const Params spec(u.spec, unit_params(*u.family->params), usage);
       const auto pj = [&](const Params& p, std::string_view key) {
         return p.quantity(key) * kPicojoulesPerJoule;
       };

@@ -35,7 +35,7 @@ void print_system(std::ostream& out, const hw::System& sys) {
     // Every key of the family's table: its value (inheritance resolved) or its default, and
     // what it means.
     if (u.family->params && !u.family->params->params.empty()) {
-      out << "  parameters\n" << table_text(u.spec, *u.family->params, 4);
+      out << "  parameters\n" << table_text(u.spec, hw::unit_params(*u.family->params), 4);
     }
   }
   if (sys.config().has("links")) out << "\nlinks\n" << sys.config().at("links").to_yaml(2);

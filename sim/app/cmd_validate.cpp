@@ -2,6 +2,8 @@
 // predictions on the H100 and the (unseen) A100, written to an HDF5 file that
 // tools/validation_report.py turns into docs/VALIDATION.md. `lightcode validate-photonic`:
 // the device-built PHUs' peak, power and area with their breakdowns, for the same report.
+// `lightcode validate-collectives`: the interconnect family's collective model against measured
+// NCCL times (sim/validate/collective_validation.hpp), for the same report.
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -13,6 +15,7 @@
 #include "sim/app/commands.hpp"
 #include "sim/core/output_file.hpp"
 #include "sim/core/paths.hpp"
+#include "sim/validate/collective_validation.hpp"
 #include "sim/validate/gpu_validation.hpp"
 #include "sim/validate/photonic_designs.hpp"
 
@@ -106,9 +109,81 @@ void register_validate_photonic(CLI::App& app, CommandAction& action) {
   cmd->callback([opts, &action] { action = [opts] { return run_photonic(*opts); }; });
 }
 
+struct CollectivesOptions {
+  validate::CollectiveOptions run;
+  std::string out = "results/collectives.h5";
+};
+
+// Mean |relative error| per configuration, sizes from 1 MB up and below.
+void print_collective_summary(const results::CollectiveValidationFile& f) {
+  constexpr int64_t kMegabyte = int64_t{1} << 20;
+  struct Acc {
+    double large = 0.0, small = 0.0;
+    int n_large = 0, n_small = 0;
+  };
+  std::map<std::string, Acc> by_configuration;
+  for (const results::CollectiveValidationRow& r : f.rows) {
+    Acc& a = by_configuration[r.system + " " + r.collective + " n=" + std::to_string(r.ranks) + " " + r.scope];
+    const bool large = r.size_bytes >= kMegabyte;
+    (large ? a.large : a.small) += std::fabs(r.error);
+    ++(large ? a.n_large : a.n_small);
+  }
+  std::printf("%-46s %14s %14s\n", "configuration", ">= 1 MB", "< 1 MB");
+  for (const auto& [name, a] : by_configuration) {
+    std::printf("%-46s %13.1f%% %13.1f%%\n", name.c_str(), a.n_large ? 100.0 * a.large / a.n_large : NAN,
+                a.n_small ? 100.0 * a.small / a.n_small : NAN);
+  }
+}
+
+int run_collectives(const CollectivesOptions& o) {
+  check_output_path(o.out);
+  results::CollectiveValidationFile f = validate::run_collective_validation(o.run);
+  f.tool_version = "lightcode 0.1.0";
+  results::write_collectives(o.out, f);
+  print_collective_summary(f);
+  std::cout << "wrote " << o.out << " (" << f.rows.size() << " rows); report: /usr/bin/python3 "
+            << "tools/validation_report.py VALIDATION.h5 --collectives " << o.out << "\n";
+  return 0;
+}
+
+void register_validate_collectives(CLI::App& app, CommandAction& action) {
+  auto opts = std::make_shared<CollectivesOptions>();
+  opts->run.reference = config_root() + "/../../shared/reference/network/vidur_h100_collectives.csv";
+  opts->run.hardware_dir = config_root() + "/hardware";
+  CLI::App* cmd = app.add_subcommand(
+      "validate-collectives",
+      "Check the interconnect family's collective model against measured NCCL times.\n\n"
+      "Each row of --reference (NCCL kernel times on H100: all_reduce on 2/4/8 GPUs of a DGX\n"
+      "H100, send_recv within and between DGX nodes, all_reduce on 2/4 H100 NVL cards bridged\n"
+      "in pairs; 2 KB-64 MB) is predicted by the collective cost model on the interconnect\n"
+      "file that is its hardware, from --hardware-dir:\n"
+      "  DGX, intra-node       nvlink4_nvswitch.yaml\n"
+      "  DGX, inter-node       infiniband_ndr.yaml\n"
+      "  NVL pair (2 ranks)    nvlink4_pairwise_bridge.yaml\n"
+      "  NVL, 4 ranks          pcie5_x16.yaml (the ring's PCIe hops bound it)\n"
+      "The model chooses, per size, the registered algorithm (ring, tree, nvls, p2p) and\n"
+      "protocol (LL, LL128, Simple) with the least predicted time, as NCCL's tuner does; its\n"
+      "fitted constants (hw_models/interconnect/interconnect_fit.hpp) were fitted to this CSV.\n\n"
+      "Writes an HDF5 table /collectives (collective, system, hardware, topology, ranks, scope,\n"
+      "size_bytes, repeat, measured_s, predicted_s, error, algorithm, protocol) and prints the\n"
+      "mean |error| per configuration from 1 MB up and below. The report section:\n"
+      "  lightcode validate-collectives --out results/collectives.h5\n"
+      "  /usr/bin/python3 tools/validation_report.py results/validation.h5 \\\n"
+      "      --collectives results/collectives.h5 --out docs/VALIDATION.md");
+  cmd->add_option("--reference", opts->run.reference,
+                  "Measured collective times (CSV; default:\n"
+                  "../shared/reference/network/vidur_h100_collectives.csv beside the checkout)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--hardware-dir", opts->run.hardware_dir,
+                  "Folder of the interconnect files named above (default: configs/hardware)")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--out", opts->out, "HDF5 file to write (default: results/collectives.h5)");
+  cmd->callback([opts, &action] { action = [opts] { return run_collectives(*opts); }; });
+}
+
 }  // namespace
 
-// Registers `validate` and `validate-photonic`.
+// Registers `validate`, `validate-photonic` and `validate-collectives`.
 void register_validate(CLI::App& app, CommandAction& action) {
   auto opts = std::make_shared<ValidateOptions>();
   opts->run.gpu_system = config_root() + "/systems/h100_sxm.yaml";
@@ -144,6 +219,7 @@ void register_validate(CLI::App& app, CommandAction& action) {
                   "Prompt lengths end to end (default: 128 512 2048)");
   cmd->callback([opts, &action] { action = [opts] { return run(*opts); }; });
   register_validate_photonic(app, action);
+  register_validate_collectives(app, action);
 }
 
 }  // namespace lightcode::app

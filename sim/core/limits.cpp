@@ -9,7 +9,7 @@ const std::vector<Limit>& all_limits() {
   static const std::vector<Limit> table{
       kConfigFileBytes, kGraphFileBytes, kCsvFileBytes,   kConfigDepth, kConfigValues,
       kNameBytes,       kGraphNodes,     kNodeEdges,      kTensorRank,  kCsvShapeDepth,
-      kSequenceLength,  kNewTokens,      kUnitCount,      kPrecisionBits, kPlacementEvaluations,
+      kSequenceLength,  kNewTokens,      kUnitCount,      kPrecisionBits, kParallelDegree, kPlacementEvaluations,
       kTasks,           kRequests,       kReplicas,       kBatchSequences, kAxisValues,
       kPoints,          kOutputNameBytes};
   return table;

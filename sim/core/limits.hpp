@@ -50,6 +50,8 @@ inline constexpr Limit kUnitCount{"unit_count", 65536, "units",
 // references, and 24 bits is far beyond them, so a larger figure is a typo.
 inline constexpr Limit kPrecisionBits{"precision_bits", 24, "bits",
                                       "a converter's bits, a core's or a product's precision"};
+inline constexpr Limit kParallelDegree{"parallel_degree", 1024, "devices",
+                                       "devices of a tensor-parallel group or pipeline stages"};
 inline constexpr Limit kPlacementEvaluations{"placement_evaluations", 100000, "placements",
                                              "placements one joint search expands and schedules"};
 inline constexpr Limit kCostGridBits{"cost_grid_bits", 24, "bits",

@@ -46,4 +46,8 @@ inline bool is_collective(OpKind k) {
          k == OpKind::send_recv;
 }
 
+// What a compute unit of one device may run: neither bookkeeping nor data movement between
+// devices (an interconnect runs those).
+inline bool is_device_compute(OpKind k) { return !is_bookkeeping(k) && !is_collective(k); }
+
 }  // namespace lightcode::ir

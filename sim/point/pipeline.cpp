@@ -103,6 +103,7 @@ void ReportBuilder::add(const opt::TaskGraph& graph, const sched::Schedule& sche
       rows_[{system.unit(tasks[static_cast<size_t>(in.producer)].unit).name + "->" + u.name, "data_movement"}] += te;
     }
     const sched::Slot& slot = schedule.slots[i];
+    if (ir::is_collective(t.kind)) communication_ = communication_.plus(slot.end - slot.start, "the collectives' time");
     results::UnitRecord& rec = units_[{t.unit, slot.instance}];
     rec.name = u.name;
     rec.index = slot.instance;
@@ -168,6 +169,29 @@ void ReportBuilder::finish(Time makespan, results::PointResult& out, const engin
     check_energy(e, [&key = key] { return key.first + " " + key.second; });
     out.energy.push_back(results::EnergyRow{key.first, key.second, e});
   }
+  sum.communication_s = communication_.seconds();
+  sum.group_energy_pj = check_energy(group_energy_pj(sum, out.energy, system), "the devices' energy");
+}
+
+double group_energy_pj(const results::PointSummary& sum, const std::vector<results::EnergyRow>& rows,
+                       const hw::System& system) {
+  const int64_t tp = sum.tensor_parallel, devices = tp * sum.pipeline_parallel;
+  if (devices == 1) return sum.energy_pj;
+  auto per_device = [&system](const std::string& unit) {
+    const hw::UnitType t = system.find(unit);
+    return t >= 0 && system.unit(t).count > 1;
+  };
+  // The simulated device's rows once already in energy_pj; the others' added.
+  double more = 0.0;
+  for (const results::EnergyRow& r : rows) {
+    const size_t arrow = r.hardware.find("->");
+    const bool device = arrow == std::string::npos
+                            ? per_device(r.hardware)
+                            : per_device(r.hardware.substr(0, arrow)) || per_device(r.hardware.substr(arrow + 2));
+    if (!device) continue;
+    more += r.energy_pj * static_cast<double>((r.category == "static" ? devices : tp) - 1);
+  }
+  return sum.energy_pj + more;
 }
 
 ir::Graph point_graph(const PointSpec& point) {
@@ -181,6 +205,7 @@ ir::Graph point_graph(const PointSpec& point) {
   req.input_rule = profile.input_rule();
   req.precision_bits = static_cast<int>(point.precision);
   req.dtype_precision = point.dtype_precision;
+  req.parallel = frontend::Parallelism{point.tensor_parallel, 0, point.pipeline_parallel, point.pipeline_stage};
   return frontend::load_model(req);
 }
 
@@ -224,6 +249,13 @@ PlannedPoint plan_point(const PointSpec& point, joint::PlacementReuse* reuse,
   ir::Graph point_model = point_graph(point);
   if (!shared_system) {
     shared_system = std::make_shared<const hw::System>(point_system(point));
+  }
+  const int64_t devices = point.tensor_parallel * point.pipeline_parallel;
+  if (devices > shared_system->devices()) {
+    throw Error("tensor_parallel " + std::to_string(point.tensor_parallel) + " x pipeline_parallel " +
+                std::to_string(point.pipeline_parallel) + " needs " + std::to_string(devices) + " devices; system '" +
+                shared_system->name() + "' has " + std::to_string(shared_system->devices()) +
+                " (the `count` of its units one per device, e.g. configs/systems/dgx_h100.yaml)");
   }
   hw::check_resident_inputs(point_model, *shared_system, point.model);
   const sched::SchedulingPolicy& policy =
@@ -293,6 +325,8 @@ PlannedPoint plan_point(const PointSpec& point, joint::PlacementReuse* reuse,
   sum.analytical_makespan = run.schedule.makespan;
   sum.scheduler = std::string(policy.name());
   sum.precision_bits = system.models_precision() ? point.precision : 0;  // else it changed nothing
+  sum.tensor_parallel = point.tensor_parallel;
+  sum.pipeline_parallel = point.pipeline_parallel;
   for (size_t i = 0; i < graph.size(); ++i) {
     const auto id = static_cast<ir::NodeId>(i);
     if (!stacks.photonic_possible(id)) {

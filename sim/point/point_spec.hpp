@@ -78,6 +78,10 @@ struct PointSpec {
   bool dtype_precision = false;  // every matrix product requires its dtype's bits (require_dtype_bits)
   int64_t sequence_length = 0;
   int64_t new_tokens = 0;
+  // Built-in models: the devices one point spans (frontend/models/parallelism.hpp).
+  int64_t tensor_parallel = 1;
+  int64_t pipeline_parallel = 1;
+  int64_t pipeline_stage = 0;  // the stage plan_point builds (the graph stage's runner sets it)
   std::string system;
   std::string objective = "time";
   std::string profile = "default";

@@ -363,6 +363,12 @@ std::string format_point_details(const PointResult& point) {
         << " (s, pJ or s*pJ)\n";
   }
   if (!s.split.empty()) out << "  split " << s.split << "\n";
+  if (s.tensor_parallel * s.pipeline_parallel > 1) {
+    out << "  devices: tensor_parallel " << s.tensor_parallel << " x pipeline_parallel " << s.pipeline_parallel
+        << "; collectives " << fixed(s.communication_s, 9) << " s ("
+        << fixed(s.makespan_s > 0.0 ? 100.0 * s.communication_s / s.makespan_s : 0.0, 1)
+        << " % of the makespan); energy of every device " << s.group_energy_pj << " pJ\n";
+  }
   out << "  subgraphs " << s.subgraphs << ": " << s.subgraphs_solved << " solved, "
       << s.subgraphs_reused << " reused\n";
   if (!point.energy.empty()) out << "\n" << energy_table(point.energy);

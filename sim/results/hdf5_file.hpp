@@ -53,8 +53,9 @@ namespace lightcode::results {
 // unit ran at fewer bits than their dtype holds). 9: stage serve's summary `average_power_w` and
 // its steady state (`steady_state_s`, `steady_output_tokens`, `steady_throughput_tokens_per_s`,
 // `steady_energy_per_token_pj`, `steady_power_w`). 10: stage serve's `steady_iterations` and
-// `steady_sequence_iterations`.
-constexpr int64_t kResultsFormatVersion = 10;
+// `steady_sequence_iterations`. 11: the summary's `tensor_parallel`, `pipeline_parallel`,
+// `communication_s` and `group_energy_pj` (points over several devices).
+constexpr int64_t kResultsFormatVersion = 11;
 
 // Writes `file` to `path` through write_output_file (sim/core/output_file.hpp): built in
 // memory, then written to a temporary beside `path`, synced and renamed over it, the parent

@@ -142,6 +142,16 @@ struct PointSummary {
   int64_t subgraphs = 0;
   int64_t subgraphs_solved = 0;
   int64_t subgraphs_reused = 0;
+  // Several devices (frontend/models/parallelism.hpp): the tasks, units and energy rows are the
+  // simulated device's (tensor rank 0; with pipeline stages, each stage's device in turn); the
+  // time its collectives took (communication_s, over the makespan: the communication share), and
+  // the energy of every device of the group: the per-device units' (count > 1 in the system,
+  // and the data they move) dynamic energy x tensor_parallel and static energy x every device,
+  // the shared units' once. One device: group_energy_pj = energy_pj.
+  int64_t tensor_parallel = 1;
+  int64_t pipeline_parallel = 1;
+  double communication_s = 0.0;
+  double group_energy_pj = 0.0;
   // stage generate: prefill(P) then one decode step per further token (run_generation.hpp);
   // the figures above then cover every step
   int64_t new_tokens = 0;

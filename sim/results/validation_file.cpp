@@ -87,6 +87,19 @@ std::string image(Fill fill) {
   return bytes;
 }
 
+// Builds the file in memory with `fill`, then writes it to `path` (a temporary, renamed).
+template <class Fill>
+void write_image_file(const std::string& path, const char* what, Fill fill) {
+  std::string bytes;
+  try {
+    const h5::QuietErrors quiet;
+    bytes = image(fill);
+  } catch (const std::exception& e) {
+    throw Error(std::string("cannot write ") + what + " '" + path + "': " + e.what());
+  }
+  write_output_file(path, bytes);
+}
+
 void fill_validation(hid_t root, const ValidationFile& file) {
   h5::write_string_attribute(root, "format", "lightcode-validation");
   h5::write_int_attribute(root, "format_version", kValidationFormatVersion);
@@ -153,28 +166,42 @@ void fill_designs(hid_t root, const PhotonicDesignFile& file) {
            file.breakdown);
 }
 
+using C = CollectiveValidationRow;
+
+void fill_collectives(hid_t root, const CollectiveValidationFile& file) {
+  h5::write_string_attribute(root, "format", "lightcode-collectives");
+  h5::write_int_attribute(root, "format_version", kValidationFormatVersion);
+  h5::write_string_attribute(root, "tool_version", file.tool_version);
+  h5::write_string_attribute(root, "reference", file.reference);
+  write<C>(root, "collectives",
+           {text<C>("collective", [](const C& r) { return r.collective; }),
+            text<C>("system", [](const C& r) { return r.system; }),
+            text<C>("hardware", [](const C& r) { return r.hardware; }),
+            text<C>("topology", [](const C& r) { return r.topology; }),
+            integer<C>("ranks", [](const C& r) { return r.ranks; }),
+            text<C>("scope", [](const C& r) { return r.scope; }),
+            integer<C>("size_bytes", [](const C& r) { return r.size_bytes; }),
+            integer<C>("repeat", [](const C& r) { return r.repeat; }),
+            real<C>("measured_s", [](const C& r) { return r.measured_s; }),
+            real<C>("predicted_s", [](const C& r) { return r.predicted_s; }),
+            real<C>("error", [](const C& r) { return r.error; }),
+            text<C>("algorithm", [](const C& r) { return r.algorithm; }),
+            text<C>("protocol", [](const C& r) { return r.protocol; })},
+           file.rows);
+}
+
 }  // namespace
 
 void write_validation(const std::string& path, const ValidationFile& file) {
-  std::string bytes;
-  try {
-    const h5::QuietErrors quiet;
-    bytes = image([&file](hid_t root) { fill_validation(root, file); });
-  } catch (const std::exception& e) {
-    throw Error("cannot write validation file '" + path + "': " + e.what());
-  }
-  write_output_file(path, bytes);
+  write_image_file(path, "validation file", [&file](hid_t root) { fill_validation(root, file); });
+}
+
+void write_collectives(const std::string& path, const CollectiveValidationFile& file) {
+  write_image_file(path, "collectives file", [&file](hid_t root) { fill_collectives(root, file); });
 }
 
 void write_photonic_designs(const std::string& path, const PhotonicDesignFile& file) {
-  std::string bytes;
-  try {
-    const h5::QuietErrors quiet;
-    bytes = image([&file](hid_t root) { fill_designs(root, file); });
-  } catch (const std::exception& e) {
-    throw Error("cannot write photonic designs file '" + path + "': " + e.what());
-  }
-  write_output_file(path, bytes);
+  write_image_file(path, "photonic designs file", [&file](hid_t root) { fill_designs(root, file); });
 }
 
 }  // namespace lightcode::results

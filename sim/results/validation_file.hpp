@@ -5,6 +5,10 @@
 //   /kernels         one row per (reference row, module): measured vs predicted kernel time;
 //   /end_to_end      one row per (system, prompt length): the makespan and its breakdown.
 // Times in seconds (float64). Written to a temporary and renamed; same input, same bytes.
+// And the file `lightcode validate-collectives` writes (read by tools/collectives_report.py):
+//   root attributes  format ("lightcode-collectives"), format_version, tool_version, reference;
+//   /collectives     one row per reference row: measured vs predicted time, the chosen
+//                    algorithm and protocol, and the interconnect file that predicted it.
 // And the file `lightcode validate-photonic` writes (read by the same script):
 //   root attributes  format ("lightcode-photonic-designs"), format_version, tool_version;
 //   /designs         one row per device-built PHU file: its shape, peak, power and area;
@@ -79,5 +83,29 @@ struct PhotonicDesignFile {
 };
 
 void write_photonic_designs(const std::string& path, const PhotonicDesignFile& file);
+
+struct CollectiveValidationRow {
+  std::string collective;  // all_reduce, send_recv
+  std::string system;      // the reference's device and topology: "h100_dgx"
+  std::string hardware;    // the interconnect file's stem that predicted it: "nvlink4_nvswitch"
+  std::string topology;    // that file's topology: switch, ring, point_to_point
+  int64_t ranks = 0;
+  std::string scope;  // intra-node, inter-node
+  int64_t size_bytes = 0;
+  int64_t repeat = 0;  // the reference measures one size twice per configuration
+  double measured_s = 0.0;
+  double predicted_s = 0.0;
+  double error = 0.0;  // predicted / measured - 1
+  std::string algorithm;
+  std::string protocol;
+};
+
+struct CollectiveValidationFile {
+  std::string tool_version;
+  std::string reference;
+  std::vector<CollectiveValidationRow> rows;
+};
+
+void write_collectives(const std::string& path, const CollectiveValidationFile& file);
 
 }  // namespace lightcode::results

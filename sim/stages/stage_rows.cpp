@@ -133,6 +133,26 @@ const Param& pareto() {
                                   "as the point's `pareto` table (profiles that place with the schedule)");
   return p;
 }
+const Param& tensor_parallel() {
+  static const Param p =
+      Param::count("tensor_parallel", limits::kParallelDegree)
+          .fallback("1")
+          .read_when("a built-in model")
+          .doc("devices a tensor-parallel group splits each layer over, as Megatron-LM does "
+               "(frontend/models/parallelism.hpp): llama-family models; the point runs rank 0's share and "
+               "its collectives on the system's interconnect; the system must have that many devices");
+  return p;
+}
+const Param& pipeline_parallel() {
+  static const Param p =
+      Param::count("pipeline_parallel", limits::kParallelDegree)
+          .fallback("1")
+          .read_when("a built-in model")
+          .doc("pipeline stages the layers split into, one after another, each sending its hidden states to "
+               "the next over the interconnect (llama-family models); the system must have tensor_parallel x "
+               "pipeline_parallel devices");
+  return p;
+}
 const Param& placement_evaluations() {
   static const Param p = Param::count("placement_evaluations", limits::kPlacementEvaluations)
                              .fallback(std::to_string(joint::kDefaultEvaluations))

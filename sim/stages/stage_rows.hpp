@@ -25,6 +25,8 @@ const Param& scheduler();
 const Param& fidelity();
 const Param& pareto();
 const Param& placement_evaluations();
+const Param& tensor_parallel();
+const Param& pipeline_parallel();
 const Param& placement_reuse();  // stages serve and generate
 
 // A built-in model name, or a TVM graph file resolved against the value's file (which must

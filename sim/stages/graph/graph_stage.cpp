@@ -6,6 +6,7 @@
 #include "hw_models/registry.hpp"
 #include "hw_models/system.hpp"
 #include "sim/results/trace.hpp"
+#include "sim/stages/graph_sequence.hpp"
 #include "sim/stages/stage_rows.hpp"
 
 namespace lightcode::sweep {
@@ -16,16 +17,44 @@ const ParamTable& graph_table() {
       "stage.graph",
       "Stages prefill and decode: one graph placed on one system.",
       {rows::traced_length(), rows::logits(), rows::precision(), rows::dtype_precision(), rows::sequence_length(), rows::system(),
-       rows::fidelity(), rows::pareto(), rows::placement_evaluations()}};
+       rows::fidelity(), rows::pareto(), rows::placement_evaluations(), rows::tensor_parallel(),
+       rows::pipeline_parallel()}};
   return table;
 }
 
 void read_graph_stage(const Params& p, PointSpec& s) {
   if (frontend::is_graph_file(s.model) && p.has("traced_length")) s.traced_length = p.count("traced_length");
   read_graph_keys(p, s);
+  if (!frontend::is_graph_file(s.model)) s.pipeline_parallel = p.count("pipeline_parallel");
+}
+
+// Pipeline stages, one after another (graph_sequence.hpp): one prompt's or token's pass, no
+// micro-batches, so a stage waits for the one before and the latency is their sum.
+// Every stage's task rows are kept (a pipeline has few stages).
+PointRun run_pipeline_stages(const PointSpec& point, const PointOptions& options) {
+  PointOptions every = options;
+  every.every_task = true;
+  GraphSequence stages = run_graph_sequence(
+      point, every, point.pipeline_parallel,
+      [&point](int64_t s) {
+        PointSpec stage = point;
+        stage.pipeline_stage = s;
+        return stage;
+      },
+      [](int64_t, Time) {});
+  PointRun& run = stages.run;
+  results::PointSummary& out = run.result.summary;
+  out.fidelity = stages.event ? "event" : "analytical";
+  out.analytical_makespan = stages.analytical;
+  if (!options.trace_path.empty()) {
+    results::write_trace(options.trace_path, run.result,
+                         stages.event ? trace_transfers(stages.measured) : std::vector<results::TraceTransfer>{});
+  }
+  return std::move(run);
 }
 
 PointRun run_graph(const PointSpec& point, const PointOptions& options) {
+  if (point.pipeline_parallel > 1) return run_pipeline_stages(point, options);
   PlannedPoint planned = plan_point(point);
   PointRun& run = planned.run;
   const hw::System& system = *planned.system;
@@ -50,7 +79,10 @@ StageInfo graph_stage(Stage id, const char* description) {
 }  // namespace
 
 void read_graph_keys(const Params& p, PointSpec& s) {
-  if (!frontend::is_graph_file(s.model)) s.logits = p.text_if("logits").value_or("");
+  if (!frontend::is_graph_file(s.model)) {
+    s.logits = p.text_if("logits").value_or("");
+    s.tensor_parallel = p.count("tensor_parallel");
+  }
   s.sequence_length = p.count("sequence_length");
   if (!p.has("system")) p.node().fail("missing key 'system' (a configs/systems/*.yaml file)");
   p.mark("system");

@@ -74,7 +74,7 @@ TEST_CASE("an unknown family names the file, line and the known families") {
       "  sram: {from: ../hardware/sram_seed.yaml}\n");
   CHECK(msg.find("sys.yaml:3:") == 0);
   CHECK(msg.find("unknown hardware family 'tpu'") != std::string::npos);
-  CHECK(msg.find("cpu, gpu, phu, memory") != std::string::npos);
+  CHECK(msg.find("cpu, gpu, phu, interconnect, memory") != std::string::npos);
 }
 
 TEST_CASE("a system missing a memory a role needs names the file and the memory to add") {

@@ -413,7 +413,7 @@ TEST_CASE("results file: h5py reads /summary as a table") {
                  "photonic_possible,precision_bits,photonic_refused_precision,reduced_precision_products,reduced_precision,"
                      "lower_bound,gap,placement_evaluations,split,"
                  "subgraphs,subgraphs_solved,"
-                 "subgraphs_reused,new_tokens,ttft_s,tpot_s,"
+                 "subgraphs_reused,tensor_parallel,pipeline_parallel,communication_s,group_energy_pj,new_tokens,ttft_s,tpot_s,"
                          "energy_per_token_pj,requests,replicas,dispatch,arrival_rate_per_s,iterations,iteration_graphs,output_tokens,"
                  "ttft_p50_s,ttft_p90_s,ttft_p99_s,tpot_p50_s,tpot_p90_s,tpot_p99_s,latency_p50_s,latency_p90_s,"
                  "latency_p99_s,throughput_tokens_per_s,goodput_requests_per_s,preemptions,rejected,average_power_w,"

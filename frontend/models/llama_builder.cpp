@@ -23,10 +23,11 @@ void build_llama(GraphEmitter& e, const ModelConfig& c, const Iteration& it) {
   const Parallelism& par = it.parallel;
   const int64_t hidden = c.hidden_size;
   const int64_t hd = c.head_dim();
-  const int64_t heads = c.num_attention_heads / par.tensor;  // this rank's
-  const int64_t kv_heads = c.num_key_value_heads / par.tensor;
+  const RankWidths mine = rank_widths(c.num_attention_heads, c.num_key_value_heads, c.intermediate_size, c.vocab_size, par);
+  const int64_t heads = mine.heads;
+  const int64_t kv_heads = mine.kv_heads;
   const int64_t rep = heads / kv_heads;
-  const int64_t inner = c.intermediate_size / par.tensor;
+  const int64_t inner = mine.intermediate;
   const auto layers = static_cast<int>(c.num_hidden_layers);
   const auto [first_layer, last_layer] = stage_layers(layers, par.pipeline, par.pipeline_stage);
   const bool first_stage = par.pipeline_stage == 0;
@@ -47,8 +48,7 @@ void build_llama(GraphEmitter& e, const ModelConfig& c, const Iteration& it) {
   Value x;
   if (first_stage) {
     e.set_scope("model.embed_tokens");
-    const int64_t vocab = share_of(c.vocab_size, par.tensor, par.tensor_rank);
-    x = tensor_all_reduce(e, it, embed(e, e.param("weight", Shape{vocab, hidden}), ids), "all_reduce");
+    x = tensor_all_reduce(e, it, embed(e, e.param("weight", Shape{mine.vocab, hidden}), ids), "all_reduce");
   } else {
     x = e.input("hidden_states", Shape{1, t, hidden}, e.float_type());
   }

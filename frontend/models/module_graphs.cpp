@@ -51,14 +51,6 @@ std::string_view llama_module_name(LlamaModule m) {
 
 namespace {
 
-int64_t share(int64_t whole, int64_t tp, const char* what) {
-  if (tp <= 0 || whole % tp != 0) {
-    throw Error(std::string(what) + " (" + std::to_string(whole) +
-                ") does not divide by tensor_parallel " + std::to_string(tp));
-  }
-  return whole / tp;
-}
-
 // llama_builder.cpp's rotary: q * cos + rotate_half(q) * sin on [1, heads, T, hd].
 Value rotary(GraphEmitter& e, Value v, Value cos, Value sin, int64_t hd) {
   const Value x2 = e.strided_slice(v, 3, hd / 2, hd, "x2");
@@ -70,12 +62,11 @@ Value rotary(GraphEmitter& e, Value v, Value cos, Value sin, int64_t hd) {
 }  // namespace
 
 ir::Graph llama_module_graph(LlamaModule m, const LlamaShape& s) {
-  const int64_t t = s.tokens, h = s.hidden, tp = s.tensor_parallel;
+  const int64_t t = s.tokens, h = s.hidden;
   const int64_t hd = s.hidden / s.heads;
-  const int64_t heads = share(s.heads, tp, "n_head");
-  // Grouped-query models with fewer KV heads than GPUs replicate a KV head per GPU.
-  const int64_t kv_heads = s.kv_heads >= tp ? share(s.kv_heads, tp, "n_kv_head") : 1;
-  const int64_t inner = share(s.intermediate, tp, "n_expanded_embd");
+  // Rank 0's widths, as the sharded model builder takes them.
+  const RankWidths mine = rank_widths(s.heads, s.kv_heads, s.intermediate, s.vocab, Parallelism{s.tensor_parallel, 0, 1, 0});
+  const int64_t heads = mine.heads, kv_heads = mine.kv_heads, inner = mine.intermediate;
   GraphEmitter e(s.dtype, 64);
   e.set_scope(std::string(llama_module_name(m)));
   switch (m) {

@@ -5,7 +5,8 @@
 // casts, SiLU as x * sigmoid(x), the embedding's id wrap and take; the rotary of q and k and the
 // q/k/v and gate/up denses reading one input as llama_builder.cpp writes them). Shapes are one
 // GPU's share under tensor parallelism: heads, KV heads and the intermediate size divided by
-// `tensor_parallel`. Graph inputs are the module's activations; weights are parameters.
+// `tensor_parallel`, by the sharded builder's rule (parallelism.hpp rank_widths: a count it does
+// not divide is an error). Graph inputs are the module's activations; weights are parameters.
 // Also the FusedKernel a production runtime runs for the module (the whole graph as one group),
 // for cost models that are asked about fused kernels directly.
 #include <cstdint>

@@ -31,15 +31,11 @@ void check_parallelism(const ModelConfig& config, const Parallelism& p) {
     throw Error(model + ": tensor and pipeline parallelism are built for llama-family models (model_type llama), not " +
                 std::string(family_name(config.model_type)));
   }
-  auto divisible = [&](int64_t n, const char* what) {
-    if (n % p.tensor != 0) {
-      throw Error(model + ": tensor_parallel " + std::to_string(p.tensor) + " does not divide " + what +
-                  " " + std::to_string(n) + " (Megatron splits them evenly)");
-    }
-  };
-  divisible(config.num_attention_heads, "num_attention_heads");
-  divisible(config.num_key_value_heads, "num_key_value_heads");
-  divisible(config.intermediate_size, "intermediate_size");
+  try {
+    rank_widths(config.num_attention_heads, config.num_key_value_heads, config.intermediate_size, config.vocab_size, p);
+  } catch (const Error& e) {
+    throw Error(model + ": " + e.what());
+  }
   if (p.tensor > config.vocab_size) {
     throw Error(model + ": tensor_parallel " + std::to_string(p.tensor) + " exceeds vocab_size " +
                 std::to_string(config.vocab_size));
@@ -48,6 +44,22 @@ void check_parallelism(const ModelConfig& config, const Parallelism& p) {
     throw Error(model + ": pipeline_parallel " + std::to_string(p.pipeline) + " exceeds its " +
                 std::to_string(config.num_hidden_layers) + " layers (a stage holds at least one)");
   }
+}
+
+RankWidths rank_widths(int64_t heads, int64_t kv_heads, int64_t intermediate, int64_t vocab, const Parallelism& p) {
+  auto divided = [&p](int64_t n, const char* what) {
+    if (p.tensor < 1 || n % p.tensor != 0) {
+      throw Error("tensor_parallel " + std::to_string(p.tensor) + " does not divide " + what + " " + std::to_string(n) +
+                  " (Megatron splits them evenly)");
+    }
+    return n / p.tensor;
+  };
+  RankWidths w;
+  w.heads = divided(heads, "num_attention_heads");
+  w.kv_heads = divided(kv_heads, "num_key_value_heads");
+  w.intermediate = divided(intermediate, "intermediate_size");
+  w.vocab = share_of(vocab, p.tensor, p.tensor_rank);
+  return w;
 }
 
 int64_t share_of(int64_t n, int64_t parts, int64_t rank) {

@@ -41,6 +41,16 @@ std::string describe_parallelism(const Parallelism& p);
 // divisible by `tensor`, fewer layers than stages, a rank or stage out of range.
 void check_parallelism(const ModelConfig& config, const Parallelism& p);
 
+// One rank's widths of a decoder layer: its attention heads, KV heads and intermediate columns
+// (the whole model's / tensor) and its vocabulary rows (share_of). The model builders and the
+// kernel validation's module graphs (module_graphs.hpp) both take their shapes from here, so
+// the validated kernels are the sharded pipeline's. lightcode::Error naming the count that
+// `p.tensor` does not divide (Megatron splits them evenly; a KV head is never replicated here).
+struct RankWidths {
+  int64_t heads = 0, kv_heads = 0, intermediate = 0, vocab = 0;
+};
+RankWidths rank_widths(int64_t heads, int64_t kv_heads, int64_t intermediate, int64_t vocab, const Parallelism& p);
+
 // Rank `rank` of `parts`' share of `n` items: n / parts, plus one for the first n % parts.
 int64_t share_of(int64_t n, int64_t parts, int64_t rank);
 // The layers [first, last) of stage `stage`: layers / stages each, the first layers % stages

@@ -10,6 +10,7 @@
 #include "frontend/models/batch.hpp"
 #include "frontend/models/model_builder.hpp"
 #include "frontend/models/model_config.hpp"
+#include "frontend/models/module_graphs.hpp"
 #include "sim/core/error.hpp"
 #include "sim/ir/isomorphism.hpp"
 #include "tests/support/graph_queries.hpp"
@@ -163,4 +164,43 @@ TEST_CASE("sharding: splits a model cannot take are refused with the reason") {
                                                 Parallelism{2, 1, 1, 0});
   g.validate();
   CHECK(collectives(g).at("all_reduce/2") == 5);
+}
+
+TEST_CASE("sharding: the kernel validation's module graphs are the sharded model's kernels, at every measured TP") {
+  // The reference CSV (vidur_h100_llama2_kernels.csv) measures Llama-2-7B and -70B at tensor
+  // parallelism 1-8; `lightcode validate` runs its module graphs. Each rank's projections must be
+  // the ones the sharded builder emits, so the validated bounds hold for the sharded pipeline.
+  for (const char* name : {"llama-2-7b", "llama-2-70b"}) {
+    const frontend::ModelConfig c = small(name, 1);
+    for (int64_t tp : {1, 2, 4, 8}) {
+      CAPTURE(name);
+      CAPTURE(tp);
+      const int64_t tokens = 64;
+      const ir::Graph model = frontend::build_model(c, frontend::Stage::prefill, tokens, Logits::all, Parallelism{tp, 0, 1, 0});
+      auto weights = [](const ir::Graph& g) {
+        std::map<std::string, ir::Shape> w;
+        for (const ir::Node& n : g.nodes()) {
+          for (const char* proj : {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"}) {
+            if (test::ends_with(n.name, std::string(proj) + ".weight")) w[proj] = n.output().shape;
+          }
+        }
+        return w;
+      };
+      frontend::LlamaShape shape;
+      shape.tokens = tokens;
+      shape.hidden = c.hidden_size;
+      shape.intermediate = c.intermediate_size;
+      shape.heads = c.num_attention_heads;
+      shape.kv_heads = c.num_key_value_heads;
+      shape.vocab = c.vocab_size;
+      shape.tensor_parallel = tp;
+      std::map<std::string, ir::Shape> modules;
+      for (frontend::LlamaModule m : {frontend::LlamaModule::attn_pre_proj, frontend::LlamaModule::attn_post_proj,
+                                      frontend::LlamaModule::mlp_up_proj, frontend::LlamaModule::mlp_down_proj}) {
+        for (const auto& [proj, s] : weights(frontend::llama_module_graph(m, shape))) modules[proj] = s;
+      }
+      CHECK(modules.size() == 7);
+      CHECK(weights(model) == modules);
+    }
+  }
 }

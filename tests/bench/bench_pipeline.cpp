@@ -9,7 +9,9 @@
 // on a 3-unit-type system < 500 ms, with the gap to the lower bound it reaches (`gap_pct`).
 // The EDP sum selection of a Llama-2-7B batch iteration (the joint search's EDP seed, issue
 // 24): exact against bounded (opt/bounded_selection.hpp), decodes at context 512 on
-// h100_sxm.yaml, with the certified gap of the bounded answer (`gap_bound_pct`).
+// h100_sxm.yaml, with the certified gap of the bounded answer (`gap_bound_pct`). Rank 0's share
+// of Llama-2-70B at tensor parallelism 8 on a DGX H100 < 50 ms (issue 26; the whole point with
+// the joint search: bench_parallel).
 // Results in docs/PERFORMANCE.md.
 #include <benchmark/benchmark.h>
 
@@ -30,17 +32,19 @@ using namespace lightcode;
 
 namespace {
 
-ir::Graph builtin(const char* model, int64_t length, const hw::Profile& profile) {
+ir::Graph builtin(const char* model, int64_t length, const hw::Profile& profile, int64_t tensor_parallel = 1) {
   frontend::ModelRequest r;
+  r.parallel.tensor = tensor_parallel;
   r.logits = frontend::logits_for("", profile.logits_for_every_token());  // as run_point builds it
   r.model = model;
   r.length = length;
   return frontend::load_model(r);
 }
 
-void pipeline(benchmark::State& state, const char* model, const char* system, const char* profile_name) {
+void pipeline(benchmark::State& state, const char* model, const char* system, const char* profile_name,
+              int64_t tensor_parallel = 1) {
   const hw::Profile& profile = hw::profile_named(profile_name);
-  const ir::Graph g = builtin(model, state.range(0), profile);
+  const ir::Graph g = builtin(model, state.range(0), profile, tensor_parallel);
   const hw::System sys = hw::System::load(std::string(LIGHTCODE_BENCH_CONFIGS) + "/systems/" + system, profile);
   const std::vector<int> instances = sched::unit_instances(sys);
   const sched::SchedulingPolicy& policy = sched::default_policies().at(profile.default_scheduler());
@@ -128,6 +132,10 @@ BENCHMARK_CAPTURE(pipeline, llama_2_7b_gpu_phu_default, "llama-2-7b", "gpu_phu.y
     ->Arg(4096)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(pipeline, llama_2_7b_cpu_phu_lightcode, "llama-2-7b", "lightcode/cpu_phu.yaml", "lightcode")
     ->Arg(1400)->Arg(4096)->Unit(benchmark::kMillisecond);
+// Rank 0's share of Llama-2-70B at tensor parallelism 8 on a DGX H100, its all-reduces on the
+// NVLink fabric (issue 26's budget: < 50 ms per point).
+BENCHMARK_CAPTURE(pipeline, llama_2_70b_tp8_dgx_h100, "llama-2-70b", "dgx_h100.yaml", "default", 8)
+    ->Arg(128)->Arg(2048)->Unit(benchmark::kMillisecond);
 // Last, so that its peak RSS is the process's: the largest graph shipped.
 BENCHMARK_CAPTURE(pipeline, llama_2_70b_gpu_phu_default, "llama-2-70b", "gpu_phu.yaml", "default")
     ->Arg(8192)->Unit(benchmark::kMillisecond)->Iterations(3);

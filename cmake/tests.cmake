@@ -69,6 +69,9 @@ lightcode_unit_test(sc_link
 lightcode_unit_test(sc_stream
   SOURCES tests/sc/test_stream.cpp
   LIBS lc_sweep)
+lightcode_unit_test(sc_parallel
+  SOURCES tests/sc/test_parallel.cpp
+  LIBS lc_sweep)
 
 # Layering: SystemC only where DESIGN allows it, and no include of a layer above.
 add_test(NAME layers:includes COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/check_layers.sh ${CMAKE_SOURCE_DIR})

@@ -46,9 +46,6 @@ double lane_ops_per_element(OpKind k) {
   }
 }
 
-bool is_view(OpKind k) {
-  return k == OpKind::nop || k == OpKind::reshape;
-}
 
 // Bytes an op reads: its inputs, except that slice and take read only what they keep (plus
 // take's indices) and reshapes are views.

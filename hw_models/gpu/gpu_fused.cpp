@@ -24,9 +24,6 @@
 namespace lightcode::hw {
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
-}
 
 int64_t largest_elements(const std::vector<ir::TensorType>& ts) {
   int64_t n = 0;

@@ -21,9 +21,6 @@ constexpr std::array<Tile, 6> kTiles{
 // Split-K slices are never shallower than this (a slice must amortise its pipeline fill).
 constexpr int64_t kMinSplitDepth = 256;
 
-int64_t ceil_div(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
-}
 
 // Mainloop efficiency of a tile (gpu_kernel_fit.hpp).
 double tile_efficiency(const Tile& t) {

@@ -15,13 +15,7 @@ using Stream = GpuModel::Stream;
 // A streaming kernel is one grid-stride wave of at most one CTA per SM, 1024 elements each.
 constexpr int64_t kElementsPerCta = 1024;
 
-int64_t ceil_div(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
-}
 
-bool is_view(OpKind k) {
-  return k == OpKind::nop || k == OpKind::reshape;
-}
 bool is_copy(OpKind k) {
   return is_view(k) || k == OpKind::transpose || k == OpKind::slice || k == OpKind::concatenate ||
          k == OpKind::take || k == OpKind::split;
@@ -29,7 +23,7 @@ bool is_copy(OpKind k) {
 
 // HBM bytes read: the inputs, except that slice and take read only what they keep (take
 // also reads its indices).
-int64_t bytes_read(const ir::Node& op) {
+int64_t hbm_bytes_read(const ir::Node& op) {
   if (op.kind == OpKind::slice) return ir::total_bytes(op.outputs);
   if (op.kind == OpKind::take) {
     return ir::total_bytes(op.outputs) + (op.input_types.size() > 1 ? op.input_type(1).bytes() : 0);
@@ -220,7 +214,7 @@ KernelPlan GpuModel::plan(const ir::Node& op, AlgorithmId algorithm) const {
     const int64_t out = op.outputs.empty() ? 0 : op.output().shape.elements();
     const int64_t in = op.input_types.empty() ? 0 : op.input_type(0).shape.elements();
     StreamWork w;
-    w.bytes_read = static_cast<double>(bytes_read(op));
+    w.bytes_read = static_cast<double>(hbm_bytes_read(op));
     w.bytes_written = static_cast<double>(ir::total_bytes(op.outputs));
     w.elements = std::max(out, in);  // reductions read more than they write
     w.rows = out >= in ? (op.outputs.empty() ? 1 : rows_of(op.output().shape))

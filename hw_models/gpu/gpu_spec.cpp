@@ -10,7 +10,6 @@
 namespace lightcode::hw {
 namespace {
 
-constexpr double kBitsPerByte = 8.0;
 constexpr double kSeedEnergyPerMacJ = 0.07e-12;  // the LightCode overview's figure
 
 // Fusion rules a GPU runs when `fusion:` is absent: all of them. The names are checked

@@ -8,7 +8,6 @@
 namespace lightcode::hw {
 namespace {
 
-constexpr double kBitsPerByte = 8.0;
 
 [[noreturn]] void reject(const InterconnectSpec& spec, ir::OpKind kind, std::string_view op, const std::string& why) {
   const std::string what = op.empty() ? std::string(ir::op_kind_name(kind)) : std::string(op);

@@ -7,7 +7,6 @@
 namespace lightcode::hw {
 namespace {
 
-constexpr double kBitsPerByte = 8.0;
 
 struct Route {
   LinkDelay delay;  // the hops as one chain (link_timing.hpp)

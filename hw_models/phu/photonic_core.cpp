@@ -50,9 +50,6 @@ const ParamTable& memory_levels_params() {
   return table;
 }
 
-double ceil_div(int64_t a, int64_t b) {
-  return static_cast<double>((a + b - 1) / b);
-}
 
 }  // namespace
 
@@ -225,7 +222,7 @@ PhotonicCore parse_photonic_core(const Params& p, const DeviceLibrary& lib) {
     const auto per = b.count_if("per_tiles");
     if (n.has_value() == per.has_value())
       b.node().fail("give a buffer `count` or `per_tiles`, exactly one");
-    use.count = n ? *n : static_cast<int64_t>(ceil_div(c.tiles, *per));
+    use.count = n ? *n : ceil_div(c.tiles, *per);
     c.buffers.push_back(use);
   }
   check_core_figures(c, p);

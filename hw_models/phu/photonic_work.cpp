@@ -8,9 +8,6 @@
 namespace lightcode::hw {
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
-}
 
 // Energy of one access of `bits` bits at `level`: LT gives energies per 2-byte access and
 // scales them by bits / 16.

@@ -7,9 +7,6 @@
 namespace lightcode::hw {
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
-}
 
 // Seconds to convert `samples` with `cores` cores' `count` converters each; 0 = unlimited.
 double conversion_seconds(const ConverterSpec& c, int64_t samples, int cores) {

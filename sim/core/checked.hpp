@@ -16,6 +16,9 @@ namespace lightcode {
 // int64 picoseconds hold at most 9,223,372 s: this is how users read that limit.
 inline constexpr std::string_view kTimeLimitText = "the representable 106 days at 1 ps";
 
+// a / b rounded up, for a >= 0 and b > 0 (tiles, waves, passes: counts far from int64's limit).
+inline constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 [[noreturn]] void throw_overflow(std::string_view what);
 // Picosecond sums: the error states the time limit in the user's terms.
 [[noreturn]] void throw_time_overflow(std::string_view what);

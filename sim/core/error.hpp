@@ -31,4 +31,9 @@ class Error : public std::runtime_error {
   SourcePlace where_;
 };
 
+// An Error about a whole file (no line): "<path>: <message>".
+[[noreturn]] inline void fail_at(const std::string& path, const std::string& message) {
+  throw Error(SourcePlace{path, 0, 0, ""}, message);
+}
+
 }  // namespace lightcode

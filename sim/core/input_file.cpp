@@ -71,9 +71,6 @@ void remember(const struct stat& st, const std::string& path, std::string sha256
                                st.st_size, nanoseconds(st.st_mtim), read_at});
 }
 
-[[noreturn]] void fail_at(const std::string& path, const std::string& message) {
-  throw Error(SourcePlace{path, 0, 0, ""}, message);
-}
 
 // Opens `path` for reading, refusing what is not a regular file without blocking on a FIFO.
 int open_regular(const std::string& path, std::string_view what, struct stat& opened) {

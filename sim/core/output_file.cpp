@@ -76,9 +76,6 @@ void on_signal(int sig) {
   ::raise(sig);
 }
 
-[[noreturn]] void fail_at(const std::string& path, const std::string& message) {
-  throw Error(SourcePlace{path, 0, 0, ""}, message);
-}
 
 // ".<name>.lightcode-<pid>-<n>.tmp<extension>": hidden, and naming the process that owns it.
 std::string temporary_for(const std::string& target, std::string_view extension = "") {

@@ -57,9 +57,6 @@ std::string holder(int fd) {
          (command.empty() ? "" : ": lightcode " + command);
 }
 
-[[noreturn]] void fail_at(const std::string& path, const std::string& message) {
-  throw Error(SourcePlace{path, 0, 0, ""}, message);
-}
 
 }  // namespace
 

@@ -16,6 +16,7 @@ namespace lightcode {
 
 inline constexpr double kPicosPerSecond = 1e12;
 inline constexpr double kPicojoulesPerJoule = 1e12;
+inline constexpr double kBitsPerByte = 8.0;
 
 class Time {
  public:

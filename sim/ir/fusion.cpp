@@ -15,9 +15,6 @@ namespace {
 // A group grows no larger than this (a guard against runaway element-wise regions).
 constexpr size_t kMaxMembers = 64;
 
-bool is_view(OpKind k) {
-  return k == OpKind::nop || k == OpKind::reshape;
-}
 
 bool is_elementwise(OpKind k) {
   switch (k) {

@@ -40,6 +40,9 @@ inline bool is_matrix_product(OpKind k) {
          k == OpKind::matrix_matrix;
 }
 
+// Reshapes (TVM's `nop`, `reshape`): views of their input, no data moved.
+inline bool is_view(OpKind k) { return k == OpKind::nop || k == OpKind::reshape; }
+
 // The collectives and the point-to-point transfer above: data movement between devices.
 inline bool is_collective(OpKind k) {
   return k == OpKind::all_reduce || k == OpKind::all_gather || k == OpKind::reduce_scatter ||

@@ -1,5 +1,7 @@
 #include "sim/validate/photonic_designs.hpp"
 
+#include <filesystem>
+
 #include "hw_models/phu/photonic_core.hpp"
 #include "hw_models/phu/phu_spec.hpp"
 #include "sim/core/config.hpp"
@@ -8,12 +10,6 @@
 namespace lightcode::validate {
 namespace {
 
-std::string stem(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  const size_t dot = name.find_last_of('.');
-  return dot == std::string::npos ? name : name.substr(0, dot);
-}
 
 void add_breakdown(results::PhotonicDesignFile& out, const std::string& design,
                    const char* quantity, const std::vector<hw::BreakdownItem>& items) {
@@ -36,7 +32,7 @@ results::PhotonicDesignFile photonic_designs(const std::vector<std::string>& har
     }
     const hw::PhotonicCore& c = *spec.core;
     results::PhotonicDesignRow r;
-    r.design = stem(file);
+    r.design = std::filesystem::path(file).stem().string();
     r.file = file;
     r.tiles = c.tiles;
     r.cores_per_tile = c.cores_per_tile;

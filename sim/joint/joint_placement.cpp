@@ -273,10 +273,8 @@ JointResult place_jointly(const opt::StackedGraph& stacks, const opt::Partition&
     for (int k = -3; k <= 3; ++k) powers.push_back(average_w * std::pow(4.0, k));
     std::sort(powers.begin(), powers.end());
     powers.erase(std::unique(powers.begin(), powers.end()), powers.end());
-    if (objective != opt::Objective::time) {
-      // The time objective does without them: on llama-2-7b serving they were three quarters
-      // of its CPU, and every shipped study's figures are the same without them
-      // (docs/PERFORMANCE.md, "Serving Llama-class models").
+    if (objective != opt::Objective::time || options.energy_seeds_for_time) {
+      // JointOptions::energy_seeds_for_time says when the time objective does without them.
       for (const std::vector<int32_t>& choice : energy_seeds(stacks, part, powers)) {
         search.offer(choice, "sum:energy+P*time");
       }

@@ -61,6 +61,14 @@ struct JointOptions {
   // How the EDP seed's sum selection bounds its Pareto fronts (opt::kExactSelection: exact).
   // The time and energy seeds keep one alternative per state and are exact either way.
   opt::SelectionBound edp_seed = opt::kBoundedSelection;
+  // Whether the time objective's search also starts from the energy + P x time seeds (the other
+  // objectives always do). Off by default: on llama-2-7b serving they were three quarters of
+  // its CPU, and every single-device study's figures are the same without them
+  // (docs/PERFORMANCE.md, "Serving Llama-class models"). A point over several devices turns
+  // them on (sim/point/pipeline.cpp): on Llama-2-70B decode at tensor parallelism 8 on a DGX
+  // A100 (scenarios/tp_scaling.yaml) they hold a placement 0.7 % faster than any the time
+  // seeds and moves reach (small element-wise ops on the host beside the GPU).
+  bool energy_seeds_for_time = false;
 };
 
 struct ParetoPoint {

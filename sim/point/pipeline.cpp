@@ -272,6 +272,7 @@ PlannedPoint plan_point(const PointSpec& point, joint::PlacementReuse* reuse,
   if (profile.places_with_schedule()) {
     joint::JointOptions search;
     search.evaluations = static_cast<int>(point.placement_evaluations);
+    search.energy_seeds_for_time = devices > 1;  // JointOptions says why
     if (reuse != nullptr) {
       PointSpec rep = point;
       rep.sequence_length = serve::representative_length(point.sequence_length);

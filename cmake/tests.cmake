@@ -87,8 +87,13 @@ add_test(NAME tools:results_loader COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/
 # and 6 files: two systems, a long queue series (binned), prefill and serve points mixed.
 add_test(NAME tools:plot_serve COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/python_test.sh
          ${CMAKE_SOURCE_DIR}/tests/tools/test_plot_serve.py ${CMAKE_SOURCE_DIR})
+# tools/plot.py's tp_scaling.png and tools/parallel_report.py on synthetic format 11 files:
+# latency, communication share and group energy per TP degree, one TP value, format 6.
+add_test(NAME tools:plot_parallel COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/python_test.sh
+         ${CMAKE_SOURCE_DIR}/tests/tools/test_plot_parallel.py ${CMAKE_SOURCE_DIR})
 # They skip (exit 77) when /usr/bin/python3 ($LIGHTCODE_TEST_PYTHON) lacks h5py, matplotlib or pandas.
-set_tests_properties(tools:plot tools:results_loader tools:plot_serve PROPERTIES SKIP_RETURN_CODE 77)
+set_tests_properties(tools:plot tools:results_loader tools:plot_serve tools:plot_parallel
+                     PROPERTIES SKIP_RETURN_CODE 77)
 set_tests_properties(tools:plot tools:plot_serve PROPERTIES LABELS heavy)
 
 # tests/tools/minifuzz.py: every shipped scenario, system, hardware and device file and a small

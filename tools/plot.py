@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Plot a LightCode results file (HDF5, written by `lightcode run` / `sweep` / `merge`, format
-version 1 to 6) or a crossover dispatch table (JSON, written by `lightcode crossover`).
+"""Plot a LightCode results file (HDF5, written by `lightcode run` / `sweep` / `merge`, any
+format version up to 11) or a crossover dispatch table (JSON, written by `lightcode crossover`).
 
 From a results file (.h5) it draws, by what the file contains (a plot whose data is absent
 is skipped with a one-line note). The model figures (bars, scaling, crossover) take the
@@ -16,6 +16,13 @@ points of every stage but serve, the serving figures only serve points:
                            objective) present, makespan and energy side by side, one line per
                            multiplex and per other varying parameter such as the model (drawn
                            when a /summary column "param.*cores" exists, numeric or text)
+  tp_scaling.png           latency (makespan: time to first token for prefill, time per
+                           output token for decode), communication share (communication_s /
+                           makespan_s, %) and the group's energy (every device, J) vs tensor-
+                           parallel devices (base-2 log, a tick per probed count): one row of
+                           panels per (stage, model) present, one line per system (colour) and
+                           other varying field such as the sequence length (line style) (drawn
+                           when the model points have >= 2 tensor_parallel values, format 11)
   crossover.png            makespan and energy vs sequence length per system; where the best
                            system (compared within one configuration: model, objective, ...)
                            changes between two probed lengths, that bracket is shaded and

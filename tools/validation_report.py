@@ -8,6 +8,7 @@
                                               [--energy PREFILL_POWER.h5
                                                [--serving CHAT.h5 CODE.h5]]
                                               [--collectives COLLECTIVES.h5]
+                                              [--parallel TP_SCALING.h5 TP_DECODE.h5]
 
 Every number in the report is computed here from the file's /kernels and /end_to_end tables
 (root attributes name the reference CSV and the systems). --csv writes every kernel row
@@ -27,6 +28,9 @@ follows (tools/energy_report.py; it reads the GPUs' power limits from configs/, 
 mlenergy_code.yaml, against ../shared/reference/energy/).
 With --collectives (`lightcode validate-collectives`'s file) the collectives section follows
 (tools/collectives_report.py: per-size table, the H100 all_reduce bound from 1 MB up).
+With --parallel (the results of scenarios/tp_scaling.yaml and tp_decode.yaml) the tensor-
+parallelism predictions follow (tools/parallel_report.py: latency, communication share and group
+energy at each TP degree; predictions, not validated).
 Needs h5py and numpy (Debian: python3-h5py). Exit 2 on a bad file.
 """
 import argparse
@@ -58,6 +62,7 @@ GEMM_BOUND, FUSED_BOUND = 0.10, 0.15
 photonic = None  # tools/photonic_report.py, imported when a photonic section is asked for
 energy = None  # tools/energy_report.py, imported when an energy section is asked for
 collectives = None  # tools/collectives_report.py, imported when a collectives section is asked for
+parallel = None  # tools/parallel_report.py, imported when a tensor-parallelism section is asked for
 
 
 def load(path):
@@ -107,7 +112,7 @@ def short_model(m):
     return m.split("/")[-1].replace("-hf", "")
 
 
-def report(attrs, kernels, e2e, photonic_commands=None, energy_commands=None):
+def report(attrs, kernels, e2e, photonic_commands=None, energy_commands=None, parallel_commands=None):
     out = []
     w = out.append
     w("# Validation of the GPU model")
@@ -117,7 +122,7 @@ def report(attrs, kernels, e2e, photonic_commands=None, energy_commands=None):
     w("")
     w("```")
     w("build/lightcode validate ../shared/reference/gpu/vidur_h100_llama2_kernels.csv --out results/validation.h5")
-    for c in (photonic_commands or []) + (energy_commands or []):
+    for c in (photonic_commands or []) + (energy_commands or []) + (parallel_commands or []):
         w(c)
     options = []
     if photonic_commands:
@@ -125,6 +130,8 @@ def report(attrs, kernels, e2e, photonic_commands=None, energy_commands=None):
                     "--photonic-workloads results/photonic_workloads.h5"]
     if energy_commands:
         options.append("--energy results/prefill_power.h5 --serving results/mlenergy_chat.h5 results/mlenergy_code.h5")
+    if parallel_commands:
+        options.append("--parallel results/tp_scaling.h5 results/tp_decode.h5")
     w(" \\\n    ".join(["/usr/bin/python3 tools/validation_report.py results/validation.h5"] + options +
                         ["--out docs/VALIDATION.md"]))
     w("```")
@@ -249,11 +256,17 @@ def main(argv=None):
                    help="with --energy: results of scenarios/mlenergy_chat.yaml and mlenergy_code.yaml")
     p.add_argument("--configs", default="configs", help="the configs folder, for the GPUs' power limits")
     p.add_argument("--collectives", help="`lightcode validate-collectives`'s HDF5 file (the collectives section)")
+    p.add_argument("--parallel", nargs=2, metavar=("TP_SCALING.h5", "TP_DECODE.h5"),
+                   help="results of scenarios/tp_scaling.yaml and tp_decode.yaml (the tensor-parallelism "
+                        "predictions)")
     a = p.parse_args(argv)
     if bool(a.photonic_designs) != bool(a.photonic_workloads):
         p.error("--photonic-designs and --photonic-workloads go together")
-    if a.photonic_designs or a.energy or a.collectives:
+    if a.photonic_designs or a.energy or a.collectives or a.parallel:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    if a.parallel:
+        global parallel
+        import parallel_report as parallel
     if a.collectives:
         global collectives
         import collectives_report as collectives
@@ -277,7 +290,7 @@ def main(argv=None):
         print(f"{a.check}: {n} rows, mean |error| {pct(mean)} (bound {pct(bound)}), max {pct(mx)}: {'holds' if ok else 'FAILS'}")
         return 0 if ok else 1
     text_out = report(attrs, kernels, e2e, photonic.COMMANDS if a.photonic_designs else None,
-                      energy.COMMANDS if a.energy else None)
+                      energy.COMMANDS if a.energy else None, parallel.COMMANDS if a.parallel else None)
     if a.photonic_designs:
         try:
             designs, items = photonic.load_designs(a.photonic_designs)
@@ -301,6 +314,13 @@ def main(argv=None):
             print(f"validation_report: {e}", file=sys.stderr)
             return 2
         text_out += "\n" + collectives.section(c_attrs, c_rows)
+    if a.parallel:
+        try:
+            tp_scaling, tp_decode = (parallel.load(path) for path in a.parallel)
+        except (OSError, ValueError, KeyError) as e:
+            print(f"validation_report: {e}", file=sys.stderr)
+            return 2
+        text_out += "\n" + parallel.section(tp_scaling, tp_decode)
     with open(a.out, "w") as f:
         f.write(text_out)
     if a.csv:

@@ -2,7 +2,10 @@
 # tools/plot.py end to end: a small sweep (gpt2 prefill at 16, 64 and 256 tokens on the seed
 # CPU and CPU/PHU systems, analytical, lightcode profile) run by the lightcode binary, then
 # plotted; the hardware comparison, crossover, Gantt and energy PNGs must exist, be larger
-# than 10 KB and carry the PNG signature, no point failed (exit 0, no failures.csv). Then the
+# than 10 KB and carry the PNG signature, no point failed (exit 0, no failures.csv), and
+# tp_scaling.png is skipped with a note (every point at tensor_parallel 1). A second sweep
+# (Llama-2-7B batch-1 decode at tensor_parallel 1 and 2 on the DGX H100, analytical) must draw
+# tp_scaling.png (one row of three panels). Then the
 # synthetic-file checks (tests/tools/test_plot_synthetic.py: format 1 and 2 files, PHU scaling
 # facets, crossover brackets, hardware comparison facets, Pareto axes, crossover tables (JSON),
 # failed points, error exits).
@@ -70,6 +73,28 @@ wrote=$(grep -c '^wrote ' "$TMP/plot.log" || true)
 files=$(find "$TMP/plots" -type f | wc -l)
 if [ "$wrote" -ne "$files" ]; then
   echo "FAIL $wrote 'wrote' lines for $files files"; fail=1
+fi
+
+if ! grep -q '^skip: tp_scaling.png: one tensor_parallel value (1)' "$TMP/plot.log"; then
+  echo "FAIL one tensor_parallel value: no skip note for tp_scaling.png"; fail=1
+fi
+
+cat >"$TMP/tp.yaml" <<EOF
+name: plot_tp_test
+model: llama-2-7b
+stage: decode
+sequence_length: 128
+fidelity: analytical
+system: $SRC/configs/systems/dgx_h100.yaml
+sweep:
+  tensor_parallel: [1, 2]
+EOF
+"$BIN" run "$TMP/tp.yaml" --out "$TMP/tp.h5"
+"$PY" "$SRC/tools/plot.py" "$TMP/tp.h5" --out "$TMP/tp_plots" | tee "$TMP/tp_plot.log"
+check_png "$TMP/tp_plots/tp_scaling.png"
+if ! grep -q 'tp scaling: 1 row (stage x model) x latency, communication share, group energy = 3 axes' \
+    "$TMP/tp_plot.log"; then
+  echo "FAIL tp_scaling.png: no 'tp scaling: 1 row ... = 3 axes' line"; fail=1
 fi
 
 "$PY" "$SRC/tests/tools/test_plot_synthetic.py" "$SRC" || fail=1

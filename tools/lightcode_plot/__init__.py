@@ -4,6 +4,7 @@
                    and axis helpers that every figure shares
   comparison       hardware_comparison.png (the seed table, sweeps over systems)
   scaling          phu_scaling.png
+  parallel         tp_scaling.png (points over several devices)
   crossover        crossover.png, crossover_<objective>.png (dispatch tables)
   pareto           pareto.png
   point            gantt_<id>.png, energy_<id>.png

@@ -15,6 +15,7 @@ from .common import Output, Summary, is_ok, note, plt
 from .comparison import plot_hardware_comparison
 from .crossover import load_crossover_json, plot_crossover, plot_crossover_objective
 from .failures import report_failures
+from .parallel import plot_tp_scaling
 from .pareto import plot_pareto
 from .point import plot_energy, plot_gantt
 from .scaling import plot_phu_scaling
@@ -103,6 +104,7 @@ def plot_results_file(path, point, out_dir, on_figure=None):
             note("/summary has no points")
         jobs = [("hardware_comparison.png", plot_hardware_comparison, (summary, out)),
                 ("phu_scaling.png", plot_phu_scaling, (summary, out)),
+                ("tp_scaling.png", plot_tp_scaling, (summary, out)),
                 ("crossover.png", plot_crossover, (summary, out)),
                 ("pareto.png", plot_pareto, (summary, f, out))]
         if pid is None:

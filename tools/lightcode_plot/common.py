@@ -304,3 +304,18 @@ def line_styles(colour_keys, style_keys, sequential):
     styles = {k: (dashes[i % len(dashes)], marks[i % len(marks)])
               for i, k in enumerate(style_keys)}
     return colours, styles
+
+
+def finish_grid(fig, handles, line_fields, title, out, name):
+    """The end of a grid of panels: the labelled lines' legend beside the grid (so that it
+    covers no panel), titled by the fields the lines vary in, the figure's title, and the
+    figure saved as `name`. Returns the number of axes drawn."""
+    labelled = [handles[k] for k in sorted(handles) if handles[k][1]]
+    if labelled:
+        fig.legend([h for h, _ in labelled], [l for _, l in labelled],
+                   loc="upper left", bbox_to_anchor=(1.0, 0.97), fontsize="small",
+                   title=", ".join(short(f) for f in line_fields))
+    fig.suptitle(title)
+    n_axes = len(fig.axes)
+    out.save(fig, name)
+    return n_axes

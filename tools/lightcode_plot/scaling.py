@@ -7,7 +7,7 @@ per multiplex value (colour, sequential) and per combination of the other varyin
 as the model (line style); one legend beside the grid. Prints the panel count after the
 "wrote" line: "phu scaling: N facets (system x objective) x makespan, energy = M axes".
 """
-from .common import (METRICS, MISSING, fmt_value, label_probed, line_styles, maybe_log, note,
+from .common import (METRICS, MISSING, finish_grid, fmt_value, label_probed, line_styles, maybe_log, note,
                      number, other_config, param_columns, plt, short, sort_key)
 
 NAME = "phu_scaling.png"
@@ -103,14 +103,7 @@ def plot_phu_scaling(summary, out):
             ax.grid(alpha=0.3, which="both" if log else "major")
     for ax in axes[-1]:
         ax.set_xlabel("PHU cores (%s)" % short(cores))
-    labelled = [handles[k] for k in sorted(handles) if handles[k][1]]
-    if labelled:  # beside the grid, so that it covers no panel
-        fig.legend([h for h, _ in labelled], [l for _, l in labelled],
-                   loc="upper left", bbox_to_anchor=(1.0, 0.97), fontsize="small",
-                   title=", ".join(short(f) for f in line_fields))
-    fig.suptitle("PHU scaling — %s" % summary.title)
-    n_axes = len(fig.axes)
-    out.save(fig, NAME)
+    n_axes = finish_grid(fig, handles, line_fields, "PHU scaling — %s" % summary.title, out, NAME)
     print("  phu scaling: %d facet%s (system x objective) x makespan, energy = %d axes" % (
         len(fkeys), "" if len(fkeys) == 1 else "s", n_axes))
 

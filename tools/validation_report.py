@@ -112,7 +112,8 @@ def short_model(m):
     return m.split("/")[-1].replace("-hf", "")
 
 
-def report(attrs, kernels, e2e, photonic_commands=None, energy_commands=None, parallel_commands=None):
+def report(attrs, kernels, e2e, photonic_commands=None, energy_commands=None, parallel_commands=None,
+           collective_commands=None):
     out = []
     w = out.append
     w("# Validation of the GPU model")
@@ -122,7 +123,8 @@ def report(attrs, kernels, e2e, photonic_commands=None, energy_commands=None, pa
     w("")
     w("```")
     w("build/lightcode validate ../shared/reference/gpu/vidur_h100_llama2_kernels.csv --out results/validation.h5")
-    for c in (photonic_commands or []) + (energy_commands or []) + (parallel_commands or []):
+    for c in ((photonic_commands or []) + (energy_commands or []) + (collective_commands or []) +
+              (parallel_commands or [])):
         w(c)
     options = []
     if photonic_commands:
@@ -130,6 +132,8 @@ def report(attrs, kernels, e2e, photonic_commands=None, energy_commands=None, pa
                     "--photonic-workloads results/photonic_workloads.h5"]
     if energy_commands:
         options.append("--energy results/prefill_power.h5 --serving results/mlenergy_chat.h5 results/mlenergy_code.h5")
+    if collective_commands:
+        options.append("--collectives results/collectives.h5")
     if parallel_commands:
         options.append("--parallel results/tp_scaling.h5 results/tp_decode.h5")
     w(" \\\n    ".join(["/usr/bin/python3 tools/validation_report.py results/validation.h5"] + options +
@@ -290,7 +294,8 @@ def main(argv=None):
         print(f"{a.check}: {n} rows, mean |error| {pct(mean)} (bound {pct(bound)}), max {pct(mx)}: {'holds' if ok else 'FAILS'}")
         return 0 if ok else 1
     text_out = report(attrs, kernels, e2e, photonic.COMMANDS if a.photonic_designs else None,
-                      energy.COMMANDS if a.energy else None, parallel.COMMANDS if a.parallel else None)
+                      energy.COMMANDS if a.energy else None, parallel.COMMANDS if a.parallel else None,
+                      collectives.COMMANDS if a.collectives else None)
     if a.photonic_designs:
         try:
             designs, items = photonic.load_designs(a.photonic_designs)

@@ -131,6 +131,7 @@ void ReportBuilder::add(const opt::TaskGraph& graph, const sched::Schedule& sche
     kept_.push_back(std::move(r));
   }
   tasks_ += static_cast<int64_t>(tasks.size());
+  device_dynamic_pj_ += sched::device_dynamic_pj(graph, system);
 }
 
 void ReportBuilder::finish(Time makespan, results::PointResult& out, const engine::EventResult* event) {
@@ -170,28 +171,17 @@ void ReportBuilder::finish(Time makespan, results::PointResult& out, const engin
     out.energy.push_back(results::EnergyRow{key.first, key.second, e});
   }
   sum.communication_s = communication_.seconds();
-  sum.group_energy_pj = check_energy(group_energy_pj(sum, out.energy, system), "the devices' energy");
-}
-
-double group_energy_pj(const results::PointSummary& sum, const std::vector<results::EnergyRow>& rows,
-                       const hw::System& system) {
+  // Every other device of the group spends the simulated device's share (sched::device_*):
+  // each other rank of its stage its dynamic energy, every other device its static power.
   const int64_t tp = sum.tensor_parallel, devices = tp * sum.pipeline_parallel;
-  if (devices == 1) return sum.energy_pj;
-  auto per_device = [&system](const std::string& unit) {
-    const hw::UnitType t = system.find(unit);
-    return t >= 0 && system.unit(t).count > 1;
-  };
-  // The simulated device's rows once already in energy_pj; the others' added.
-  double more = 0.0;
-  for (const results::EnergyRow& r : rows) {
-    const size_t arrow = r.hardware.find("->");
-    const bool device = arrow == std::string::npos
-                            ? per_device(r.hardware)
-                            : per_device(r.hardware.substr(0, arrow)) || per_device(r.hardware.substr(arrow + 2));
-    if (!device) continue;
-    more += r.energy_pj * static_cast<double>((r.category == "static" ? devices : tp) - 1);
+  sum.group_energy_pj = sum.energy_pj;
+  if (devices > 1) {
+    sum.group_energy_pj = check_energy(
+        sum.energy_pj + static_cast<double>(tp - 1) * device_dynamic_pj_ +
+            static_cast<double>(devices - 1) * sched::device_static_watts(system) * makespan.seconds() *
+                kPicojoulesPerJoule,
+        "the devices' energy");
   }
-  return sum.energy_pj + more;
 }
 
 ir::Graph point_graph(const PointSpec& point) {

@@ -101,15 +101,11 @@ class ReportBuilder {
   int64_t nodes_ = 0;
   double dynamic_pj_ = 0.0;  // tasks' and input transfers' energy, in task order
   Time communication_;       // the collectives' time
+  double device_dynamic_pj_ = 0.0;  // of the above, what every other rank spends too
   std::map<std::pair<std::string, std::string>, double> rows_;  // energy by (hardware, category)
   std::map<std::pair<hw::UnitType, int32_t>, results::UnitRecord> units_;
   std::vector<results::TaskRecord> kept_;
 };
-
-// The energy of every device of a point over several devices (PointSummary::group_energy_pj),
-// from its summary (energy_pj, tensor_parallel, pipeline_parallel) and energy rows.
-double group_energy_pj(const results::PointSummary& sum, const std::vector<results::EnergyRow>& rows,
-                       const hw::System& system);
 
 // The point's system config (its file) with its overrides applied.
 ConfigNode system_config(const std::string& file, const std::vector<std::pair<std::string, std::string>>& overrides);

@@ -26,4 +26,12 @@ ReportedCost reported_cost(const opt::TaskGraph& graph, const Schedule& schedule
                            const hw::System& system,
                            const std::vector<double>* static_pj = nullptr);
 
+// Several devices (a tensor-parallel group, pipeline stages): the simulated device's share of
+// the figures above that every other device of the group spends too: the dynamic energy of
+// the tasks on units one per device (hw::System::per_device: a GPU, its HBM) and of the
+// transfers to or from them, in pJ; and those units' static power, in W. Shared units (the
+// host, the interconnect, whose collectives are priced for the whole group) count once.
+double device_dynamic_pj(const opt::TaskGraph& graph, const hw::System& system);
+double device_static_watts(const hw::System& system);
+
 }  // namespace lightcode::sched

@@ -168,11 +168,19 @@ frontend::Batch representative_batch(const frontend::Batch& batch) {
 }
 
 ir::Graph PipelineIterationCost::build(const frontend::ModelConfig& model, const frontend::Batch& batch) const {
-  ir::Graph graph = frontend::build_iteration(model, batch, frontend::Logits::last, options_.attention);
+  ir::Graph graph = frontend::build_iteration(model, batch, frontend::Logits::last, options_.attention,
+                                              frontend::Parallelism{options_.tensor_parallel, 0, 1, 0});
   ++graphs_;
   const ir::InputTypeRule rule = system_->profile().input_rule();
   if (graph.input_rule() != rule) graph.apply_input_rule(rule);
   return graph;
+}
+
+double PipelineIterationCost::group_dynamic_pj(const sched::ReportedCost& cost, const opt::TaskGraph& tasks) const {
+  if (options_.tensor_parallel == 1) return cost.dynamic_pj;
+  return check_energy(cost.dynamic_pj + static_cast<double>(options_.tensor_parallel - 1) *
+                                            sched::device_dynamic_pj(tasks, *system_),
+                      "an iteration's energy over its devices");
 }
 
 IterationEstimate PipelineIterationCost::run_graph(const frontend::ModelConfig& model,
@@ -199,7 +207,7 @@ IterationEstimate PipelineIterationCost::run_graph(const frontend::ModelConfig& 
     } else {
       a = joint::place_with_splits(std::move(built), system, objective_, *policy_, search);
     }
-    return IterationEstimate{a.result.cost.makespan, Energy::pj(a.result.cost.dynamic_pj)};
+    return IterationEstimate{a.result.cost.makespan, Energy::pj(group_dynamic_pj(a.result.cost, a.result.tasks))};
   }
   const opt::StackedGraph stacks(graph, system);
   const opt::Partition part = opt::partition_for(stacks);
@@ -207,7 +215,7 @@ IterationEstimate PipelineIterationCost::run_graph(const frontend::ModelConfig& 
   const opt::TaskGraph tasks = opt::expand(stacks, part, placement);
   const sched::Schedule timeline = sched::schedule(tasks, sched::unit_instances(system), *policy_);
   const sched::ReportedCost cost = sched::reported_cost(tasks, timeline, system);
-  return IterationEstimate{cost.makespan, Energy::pj(cost.dynamic_pj)};
+  return IterationEstimate{cost.makespan, Energy::pj(group_dynamic_pj(cost, tasks))};
 }
 
 }  // namespace lightcode::serve

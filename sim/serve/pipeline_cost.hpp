@@ -78,6 +78,7 @@
 #include "sim/joint/placement_reuse.hpp"
 #include "sim/opt/objective.hpp"
 #include "sim/sched/policy.hpp"
+#include "sim/sched/reported_cost.hpp"
 #include "sim/serve/iteration_cost.hpp"
 
 namespace lightcode::serve {
@@ -119,6 +120,10 @@ struct PipelineCostOptions {
   LayerPricing layers = LayerPricing::all;
   // How each batch's graph runs attention (frontend::build_iteration): serving's `attention`.
   frontend::BatchAttention attention = frontend::BatchAttention::per_sequence;
+  // A replica of several devices: each batch is built as rank 0's share of the group, and its
+  // dynamic energy is the group's (every other rank spends the device units' share again:
+  // sched::device_dynamic_pj).
+  int64_t tensor_parallel = 1;
   PlacementReuseMode reuse = PlacementReuseMode::none;  // joint search only
   bool joint_search = false;   // joint::place_jointly instead of the sum selection (slower)
   int joint_evaluations = joint::kDefaultEvaluations;  // the joint search's budget
@@ -161,6 +166,8 @@ class PipelineIterationCost : public IterationCost {
   IterationEstimate run_pipeline(const frontend::Batch& batch) const;
   IterationEstimate run_graph(const frontend::ModelConfig& model, const frontend::Batch& batch) const;
   ir::Graph build(const frontend::ModelConfig& model, const frontend::Batch& batch) const;  // counted in graphs()
+  // The group's dynamic energy from the simulated device's (PipelineCostOptions::tensor_parallel).
+  double group_dynamic_pj(const sched::ReportedCost& cost, const opt::TaskGraph& tasks) const;
 
   frontend::ModelConfig model_;
   std::shared_ptr<const hw::System> system_;

@@ -7,9 +7,11 @@
 
 namespace lightcode::serve {
 
-ReplicaMemory replica_memory(const frontend::ModelConfig& config, const hw::System& system) {
+ReplicaMemory replica_memory(const frontend::ModelConfig& config, const hw::System& system,
+                             int64_t tensor_parallel) {
+  const frontend::Parallelism rank0{tensor_parallel, 0, 1, 0};
   const ir::Graph graph =
-      frontend::build_model(config, frontend::Stage::prefill, 1, frontend::Logits::last);
+      frontend::build_model(config, frontend::Stage::prefill, 1, frontend::Logits::last, rank0);
   hw::check_resident_inputs(graph, system, config.name);
   const std::vector<hw::ResidentLoad> loads = hw::resident_loads(graph, system);
   if (loads.empty()) {
@@ -19,8 +21,9 @@ ReplicaMemory replica_memory(const frontend::ModelConfig& config, const hw::Syst
   ReplicaMemory m;
   m.capacity_bytes = loads.front().capacity_bytes;
   m.parameter_bytes = loads.front().parameter_bytes;
-  m.kv_bytes_per_token = kv_bytes_per_token(config.num_hidden_layers, config.num_key_value_heads,
-                                            config.head_dim(), ir::dtype_bytes(config.torch_dtype));
+  const int64_t kv_heads = config.num_key_value_heads / tensor_parallel;  // check_parallelism: divides
+  m.kv_bytes_per_token = kv_bytes_per_token(config.num_hidden_layers, kv_heads, config.head_dim(),
+                                            ir::dtype_bytes(config.torch_dtype));
   m.kv_tokens = kv_capacity_tokens(m.capacity_bytes - m.parameter_bytes, m.kv_bytes_per_token);
   return m;
 }

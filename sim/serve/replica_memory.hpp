@@ -6,6 +6,10 @@
 // one-token prefill graph (its weights, and tables sized by one token). Errors
 // (lightcode::Error): weights that do not fit (check_resident_inputs' message), or a system
 // whose input memory has no capacity (nothing bounds the cache: give one).
+// A replica of `tensor_parallel` devices (a tensor-parallel group: frontend/models/
+// parallelism.hpp) holds on each device its share of the weights and of every token's KV heads,
+// so its capacity in tokens is one device's free memory over one device's share of a token:
+// the devices' memories summed.
 #include <cstdint>
 
 #include "frontend/models/model_config.hpp"
@@ -20,6 +24,7 @@ struct ReplicaMemory {
   int64_t kv_tokens = 0;  // (capacity - parameters) / kv_bytes_per_token
 };
 
-ReplicaMemory replica_memory(const frontend::ModelConfig& config, const hw::System& system);
+ReplicaMemory replica_memory(const frontend::ModelConfig& config, const hw::System& system,
+                             int64_t tensor_parallel = 1);
 
 }  // namespace lightcode::serve

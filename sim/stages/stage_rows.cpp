@@ -140,7 +140,9 @@ const Param& tensor_parallel() {
           .read_when("a built-in model")
           .doc("devices a tensor-parallel group splits each layer over, as Megatron-LM does "
                "(frontend/models/parallelism.hpp): llama-family models; the point runs rank 0's share and "
-               "its collectives on the system's interconnect; the system must have that many devices");
+               "its collectives on the system's interconnect, and reports every device's energy; stage serve: "
+               "every replica is such a group (its KV capacity the devices' memories summed, its energy every "
+               "device's); the system must have that many devices");
   return p;
 }
 const Param& pipeline_parallel() {

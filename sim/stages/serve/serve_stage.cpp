@@ -14,6 +14,7 @@
 #include "sim/serve/metrics.hpp"
 #include "sim/serve/pipeline_cost.hpp"
 #include "sim/serve/replica_memory.hpp"
+#include "sim/sched/reported_cost.hpp"
 #include "sim/serve/simulator.hpp"
 #include "frontend/load_model.hpp"
 #include "hw_models/registry.hpp"
@@ -73,13 +74,15 @@ const ReplicaCosts& replica_costs(const PointSpec& point, const std::string& sys
                           (composed ? std::to_string(point.serve.cost_grid_bits) : "") + "\n" +
                           std::string(serve::layer_pricing_name(point.serve.iteration_layers)) + "\n" +
                           std::string(frontend::batch_attention_name(point.serve.attention)) + "\n" +
-                          std::string(serve::placement_reuse_name(point.placement_reuse));
+                          std::string(serve::placement_reuse_name(point.placement_reuse)) + "\n" +
+                          std::to_string(point.tensor_parallel);
   if (const auto it = shared.find(key); it != shared.end()) return it->second;
   serve::PipelineCostOptions options;
   options.joint_search = hw::profile_named(point.profile).places_with_schedule();
   options.joint_evaluations = static_cast<int>(point.placement_evaluations);
   options.layers = point.serve.iteration_layers;
   options.attention = point.serve.attention;
+  options.tensor_parallel = point.tensor_parallel;
   options.reuse = point.placement_reuse;
   options.threads = threads;  // not in the key: it changes when a figure is found, not the figure
   ReplicaCosts costs;
@@ -106,10 +109,17 @@ Replicas build_replicas(const PointSpec& point, const frontend::ModelConfig& mod
     try {
       auto system =
           std::make_shared<const hw::System>(hw::System::from_config(system_config(r.system, overrides_of(point, r)), profile));
+      if (point.tensor_parallel > system->devices()) {
+        throw Error("tensor_parallel " + std::to_string(point.tensor_parallel) + " needs as many devices; system '" +
+                    system->name() + "' has " + std::to_string(system->devices()) +
+                    " (the `count` of its units one per device)");
+      }
       serve::ReplicaSpec spec;
-      spec.kv_capacity_tokens = serve::replica_memory(model, *system).kv_tokens;
+      spec.kv_capacity_tokens = serve::replica_memory(model, *system, point.tensor_parallel).kv_tokens;
       spec.batching = r.batching;
-      spec.static_power_w = hw::static_power_watts(*system);
+      // Every device of the group draws its units' static power; shared units once.
+      spec.static_power_w = hw::static_power_watts(*system) +
+                            static_cast<double>(point.tensor_parallel - 1) * sched::device_static_watts(*system);
       spec.iteration_overhead = point.serve.iteration_overhead;
       spec.sequence_overhead = point.serve.sequence_overhead;
       if (point.serve.overhead_power_w) {
@@ -345,6 +355,7 @@ const ParamTable& serve_table() {
                    "iteration_overhead"),
           rows::placement_evaluations(),
           rows::placement_reuse(),
+          rows::tensor_parallel(),
       }};
   return table;
 }
@@ -358,6 +369,7 @@ void read_serve(const Params& p, PointSpec& s) {
     p.at("model").fail("stage serve builds each iteration's batch from a built-in model, not a TVM graph file");
   }
   s.fidelity = Fidelity::analytical;  // a serve point times its iterations analytically
+  s.tensor_parallel = p.count("tensor_parallel");  // each replica a tensor-parallel group
   if (hw::profile_named(s.profile).places_with_schedule()) {
     s.placement_evaluations = p.count("placement_evaluations");
     s.placement_reuse = serve::parse_placement_reuse(p.choice("placement_reuse"));

@@ -20,6 +20,9 @@
 #include "sim/sweep/run_point.hpp"
 #include "sim/stages/stage.hpp"
 #include "sim/sweep/scenario.hpp"
+#include "sim/sched/reported_cost.hpp"
+#include "sim/serve/iteration_cost.hpp"
+#include "tests/support/errors.hpp"
 #include "tests/support/paths.hpp"
 #include "tests/support/scratch.hpp"
 
@@ -305,4 +308,43 @@ TEST_CASE("serving: attention paged prices a llama batch as vLLM's kernels run i
     CHECK(std::string(e.what()).find("attention: paged is built for llama-family models (model_type llama); model "
                                      "'gpt2' is gpt2: use per_sequence") != std::string::npos);
   }
+}
+
+TEST_CASE("serving: a replica may be a tensor-parallel group, its KV capacity the devices' memories summed") {
+  // Llama-2-70B does not fit one 80 GB GPU; a replica of 4 GPUs of a DGX H100 holds a quarter of
+  // the weights and a quarter of every token's KV heads on each, so its capacity in tokens is one
+  // GPU's free memory over a quarter of a token. Its energy counts every GPU's static power.
+  const frontend::ModelConfig llama = frontend::builtin_model("llama-2-70b");
+  const hw::System dgx = hw::System::load(system_path("dgx_h100"), hw::profile_named("default"));
+  const serve::ReplicaMemory four = serve::replica_memory(llama, dgx, 4);
+  const serve::ReplicaMemory two = serve::replica_memory(llama, dgx, 2);
+  CHECK(four.kv_bytes_per_token * 4 == serve::kv_bytes_per_token(80, 8, 128, 2));
+  CHECK(four.kv_tokens == (four.capacity_bytes - four.parameter_bytes) / four.kv_bytes_per_token);
+  CHECK(four.kv_tokens > 2 * two.kv_tokens);  // a quarter of the weights each leaves more room
+  CHECK_THROWS_WITH_AS(serve::replica_memory(llama, dgx, 1), doctest::Contains("does not fit"), Error);
+
+  const test::Scratch s;
+  auto run = [&](int64_t tp) {
+    const std::string text = "model: llama-2-70b\nstage: serve\nobjective: time\nsystem: " + system_path("dgx_h100") +
+                             "\nattention: paged\ntensor_parallel: " + std::to_string(tp) +
+                             "\nbatching: {policy: continuous, max_batch: 8, token_budget: 512}\ntrace: " +
+                             s.file("trace.csv", "arrival_s,prompt_tokens,output_tokens\n0,64,4\n0,32,4\n") + "\n";
+    return sweep::run_point(only_point(s, text));
+  };
+  const sweep::PointRun four_gpus = run(4), eight_gpus = run(8);
+  for (const sweep::PointRun* r : {&four_gpus, &eight_gpus}) {
+    INFO(r->result.summary.error);
+    REQUIRE(r->result.summary.status == results::Status::ok);
+    CHECK(r->result.summary.output_tokens == 8);
+  }
+  // Eight GPUs finish sooner and draw more: their static power alone is twice four's.
+  CHECK(eight_gpus.result.summary.makespan < four_gpus.result.summary.makespan);
+  const double static_w = hw::static_power_watts(dgx), gpu_w = sched::device_static_watts(dgx);
+  CHECK(gpu_w > 0.0);
+  CHECK(eight_gpus.result.summary.average_power_w > four_gpus.result.summary.average_power_w);
+  CHECK(four_gpus.result.summary.average_power_w > static_w + 3.0 * gpu_w);
+  std::string failed;  // the point's error, whether run_point throws it or reports it
+  const std::string thrown = test::error_of([&] { failed = run(16).result.summary.error; });
+  const std::string sixteen = thrown.empty() ? failed : thrown;
+  CHECK(sixteen.find("tensor_parallel 16 needs as many devices; system 'DGX-H100' has 8") != std::string::npos);
 }

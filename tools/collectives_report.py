@@ -20,7 +20,7 @@ import sys
 import h5py
 import numpy as np
 
-from report_common import emit, table_rows, text
+from report_common import commands_block, emit, table_rows, text
 
 COMMANDS = ["build/lightcode validate-collectives --out results/collectives.h5"]
 BOUND = 0.15
@@ -76,13 +76,7 @@ def choice_text(rows):
 def section(attrs, rows):
     out = []
     w = out.append
-    w("## Collectives: NCCL on H100")
-    w("")
-    w("```")
-    for c in COMMANDS:
-        w(c)
-    w("```")
-    w("")
+    out += ["## Collectives: NCCL on H100", ""] + commands_block(COMMANDS)
     w(f"Reference: `{attrs.get('reference', '').split('/reference/')[-1]}` under `../shared/reference/` — measured")
     w("NCCL kernel times (median of the `nccl*` kernels, no host launch), Vidur's profiling: all_reduce")
     w("on 2/4/8 GPUs of a DGX H100 (NVLink 4 + NVSwitch), send/recv within a DGX and between two")

@@ -19,7 +19,7 @@ import sys
 
 import h5py
 
-from report_common import emit, table_rows, text
+from report_common import commands_block, emit, table_rows, text
 
 COMMANDS = ["build/lightcode sweep scenarios/tp_scaling.yaml",
             "build/lightcode sweep scenarios/tp_decode.yaml"]
@@ -124,7 +124,7 @@ def section(scaling_rows, decode_rows):
     """The section's markdown text: tables from tp_scaling.h5's and tp_decode.h5's rows."""
     out = []
     w = out.append
-    out += ["## Predictions: tensor parallelism (not validated here)", "", "```"] + COMMANDS + ["```", ""]
+    out += ["## Predictions: tensor parallelism (not validated here)", ""] + commands_block(COMMANDS)
     w("Each point runs rank 0's share of the model (Megatron-LM's split, as vLLM runs it:")
     w("column-parallel QKV and gate/up, row-parallel o_proj and down, heads and KV heads split)")
     w("with its all-reduces on the system's NVLink fabric (DGX H100: NVLink 4 + NVSwitch; DGX A100")

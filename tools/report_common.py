@@ -1,6 +1,6 @@
 """What the docs/VALIDATION.md generators share (validation_report.py, photonic_report.py,
-energy_report.py, collectives_report.py): reading HDF5 text cells and tables, and writing a
-section to a file or stdout."""
+energy_report.py, collectives_report.py, parallel_report.py): reading HDF5 text cells and
+tables, a section's regenerate commands, and writing a section to a file or stdout."""
 import sys
 
 
@@ -17,6 +17,11 @@ def emit(text_out, out):
         print(f"wrote {out}")
     else:
         sys.stdout.write(text_out)
+
+
+def commands_block(commands):
+    """A section's regenerate commands as a fenced block, and the blank line after it."""
+    return ["```"] + list(commands) + ["```", ""]
 
 
 def table_rows(table):

@@ -187,8 +187,9 @@ std::string refusal_note(const PointSummary& p) {
 // Products a photonic unit ran at fewer bits than their dtype holds.
 std::string reduced_note(const PointSummary& p) {
   return std::to_string(p.reduced_precision_products) + " matrix products ran at fewer bits than their dtype holds (" +
-         p.reduced_precision + (p.reduced_precision_products > 1 ? ", the first" : "") +
-         "); `precision:` in the scenario sets the bits they require\n";
+         p.reduced_precision + (p.reduced_precision_products > 1 ? ", the first" : "") + ")" +
+         (p.precision_bits != 0 ? ", the " + std::to_string(p.precision_bits) + " bits the scenario's precision requires\n"
+                                : std::string("; `precision:` in the scenario sets the bits they require\n"));
 }
 
 }  // namespace

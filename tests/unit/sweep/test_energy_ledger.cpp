@@ -95,6 +95,15 @@ TEST_CASE("precision visible: bfloat16 products run at 4 bits on DOTA-B are coun
   CHECK(table.find("note: p0: " + std::to_string(s.photonic_selected) +
                    " matrix products ran at fewer bits than their dtype holds (bfloat16 at 4 bits on phu") !=
         std::string::npos);
+  // Requiring the core's 4 bits: the same products run reduced, and the note says the
+  // scenario asked for it instead of suggesting `precision:`.
+  p.precision = 4;
+  const results::PointSummary asked = sweep::run_point(p).result.summary;
+  CHECK(asked.reduced_precision_products == asked.photonic_selected);
+  const std::string asked_table = results::format_seed_table({asked});
+  CHECK(asked_table.find("(bfloat16 at 4 bits on phu, the first), the 4 bits the scenario's precision requires") !=
+        std::string::npos);
+  CHECK(asked_table.find("`precision:` in the scenario sets") == std::string::npos);
   // Requiring bfloat16's 16 bits: the 4-bit core refuses them, none runs reduced.
   p.precision = 16;
   const results::PointSummary kept = sweep::run_point(p).result.summary;

@@ -217,6 +217,12 @@ std::vector<double> static_energy_pj(const System& system, Time makespan) {
   return out;
 }
 
+void System::require_devices(int64_t devices, const std::string& needs) const {
+  if (devices <= devices_) return;
+  throw Error(needs + "; system '" + name_ + "' has " + std::to_string(devices_) +
+              " (the `count` of its units one per device, e.g. configs/systems/dgx_h100.yaml)");
+}
+
 bool System::models_precision() const {
   for (const UnitInfo& u : units_) {
     if (u.model->max_product_bits()) return true;

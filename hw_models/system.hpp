@@ -82,6 +82,8 @@ class System {
   // The devices the system has (the `count` of its units one per device), 1 when none has a
   // count: what tensor_parallel x pipeline_parallel may use.
   int64_t devices() const { return devices_; }
+  // lightcode::Error "<needs>; system '<name>' has <devices> (...)" when `devices` exceeds them.
+  void require_devices(int64_t devices, const std::string& needs) const;
   // Whether units of type `t` are one per device (count above 1), not shared by the devices.
   bool per_device(UnitType t) const { return unit(t).count > 1; }
 

@@ -131,7 +131,8 @@ void ReportBuilder::add(const opt::TaskGraph& graph, const sched::Schedule& sche
     kept_.push_back(std::move(r));
   }
   tasks_ += static_cast<int64_t>(tasks.size());
-  device_dynamic_pj_ += sched::device_dynamic_pj(graph, system);
+  // A system without units one per device has no share to count (devices() is 1).
+  if (system.devices() > 1) device_dynamic_pj_ += sched::device_dynamic_pj(graph, system);
 }
 
 void ReportBuilder::finish(Time makespan, results::PointResult& out, const engine::EventResult* event) {
@@ -241,12 +242,9 @@ PlannedPoint plan_point(const PointSpec& point, joint::PlacementReuse* reuse,
     shared_system = std::make_shared<const hw::System>(point_system(point));
   }
   const int64_t devices = point.tensor_parallel * point.pipeline_parallel;
-  if (devices > shared_system->devices()) {
-    throw Error("tensor_parallel " + std::to_string(point.tensor_parallel) + " x pipeline_parallel " +
-                std::to_string(point.pipeline_parallel) + " needs " + std::to_string(devices) + " devices; system '" +
-                shared_system->name() + "' has " + std::to_string(shared_system->devices()) +
-                " (the `count` of its units one per device, e.g. configs/systems/dgx_h100.yaml)");
-  }
+  shared_system->require_devices(devices, "tensor_parallel " + std::to_string(point.tensor_parallel) +
+                                              " x pipeline_parallel " + std::to_string(point.pipeline_parallel) +
+                                              " needs " + std::to_string(devices) + " devices");
   hw::check_resident_inputs(point_model, *shared_system, point.model);
   const sched::SchedulingPolicy& policy =
       sched::default_policies().at(point.scheduler.empty() ? profile.default_scheduler() : point.scheduler);

@@ -21,7 +21,10 @@ ReplicaMemory replica_memory(const frontend::ModelConfig& config, const hw::Syst
   ReplicaMemory m;
   m.capacity_bytes = loads.front().capacity_bytes;
   m.parameter_bytes = loads.front().parameter_bytes;
-  const int64_t kv_heads = config.num_key_value_heads / tensor_parallel;  // check_parallelism: divides
+  // One device's KV heads, by the builder's rule (the graph above checked that they divide).
+  const int64_t kv_heads = frontend::rank_widths(config.num_attention_heads, config.num_key_value_heads,
+                                                 config.intermediate_size, config.vocab_size, rank0)
+                               .kv_heads;
   m.kv_bytes_per_token = kv_bytes_per_token(config.num_hidden_layers, kv_heads, config.head_dim(),
                                             ir::dtype_bytes(config.torch_dtype));
   m.kv_tokens = kv_capacity_tokens(m.capacity_bytes - m.parameter_bytes, m.kv_bytes_per_token);

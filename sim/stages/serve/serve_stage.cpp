@@ -109,11 +109,8 @@ Replicas build_replicas(const PointSpec& point, const frontend::ModelConfig& mod
     try {
       auto system =
           std::make_shared<const hw::System>(hw::System::from_config(system_config(r.system, overrides_of(point, r)), profile));
-      if (point.tensor_parallel > system->devices()) {
-        throw Error("tensor_parallel " + std::to_string(point.tensor_parallel) + " needs as many devices; system '" +
-                    system->name() + "' has " + std::to_string(system->devices()) +
-                    " (the `count` of its units one per device)");
-      }
+      system->require_devices(point.tensor_parallel,
+                              "tensor_parallel " + std::to_string(point.tensor_parallel) + " needs as many devices");
       serve::ReplicaSpec spec;
       spec.kv_capacity_tokens = serve::replica_memory(model, *system, point.tensor_parallel).kv_tokens;
       spec.batching = r.batching;

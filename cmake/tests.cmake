@@ -107,6 +107,10 @@ set_tests_properties(tools:minifuzz PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 
 add_test(NAME validation:gemm_error COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_validation.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR} gemm)
 add_test(NAME validation:fused_error COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_validation.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR} fused)
 set_tests_properties(validation:gemm_error validation:fused_error PROPERTIES SKIP_RETURN_CODE 77)
+# `lightcode validate-collectives` and tools/collectives_report.py: the collectives section of
+# docs/VALIDATION.md (its per-size table) and its must-show bound.
+add_test(NAME validation:collectives COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_collectives_validation.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR})
+set_tests_properties(validation:collectives PROPERTIES SKIP_RETURN_CODE 77)
 # `lightcode validate-photonic`, scenarios/photonic_workloads.yaml and tools/photonic_report.py:
 # the photonic section of docs/VALIDATION.md and DOTA-B's must-show bounds (area, 4-bit power).
 add_test(NAME validation:photonic COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_photonic_validation.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR})

@@ -25,6 +25,7 @@ configure: deps
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
+	@tools/install_python.sh $(BUILD)
 
 # The main job: the published LightCode results table, reproduced, and its plots.
 demo: build
@@ -46,7 +47,7 @@ check: build
 sanitize: deps
 	@cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang-14 \
 	  -DCMAKE_CXX_COMPILER=clang++-14 "-DCMAKE_CXX_FLAGS=$(SAN_FLAGS)" "-DCMAKE_CXX_FLAGS_DEBUG=$(SAN_DEBUG)" \
-	  "-DCMAKE_EXE_LINKER_FLAGS=$(LINKER)" -DLIGHTCODE_BENCH=OFF -DLIGHTCODE_JEMALLOC=OFF \
+	  "-DCMAKE_EXE_LINKER_FLAGS=$(LINKER)" -DLIGHTCODE_BENCH=OFF -DLIGHTCODE_JEMALLOC=OFF -DLIGHTCODE_PYTHON=OFF \
 	  -DLIGHTCODE_FUZZ=ON -DLIGHTCODE_WERROR=ON >/dev/null
 	@cmake --build $(SAN_BUILD) -j $(JOBS)
 	@cd $(SAN_BUILD) && ctest -j $(JOBS) --output-on-failure --timeout 900 -E '^slurm:' -LE heavy

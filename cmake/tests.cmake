@@ -96,6 +96,16 @@ set_tests_properties(tools:plot tools:results_loader tools:plot_serve tools:plot
                      PROPERTIES SKIP_RETURN_CODE 77)
 set_tests_properties(tools:plot tools:plot_serve PROPERTIES LABELS heavy)
 
+# The Python module (python/): its pytest suite (run, sweep, serve, inspect, cost queries,
+# errors, and examples/tour.ipynb executed by nbclient), and the .pth its install writes.
+if(LIGHTCODE_PYTHON)
+  add_test(NAME python:pytest COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${CMAKE_BINARY_DIR}/python
+           LIGHTCODE_SOURCE_DIR=${CMAKE_SOURCE_DIR}
+           bash ${CMAKE_SOURCE_DIR}/tests/tools/python_test.sh -m pytest -q -p no:cacheprovider ${CMAKE_SOURCE_DIR}/python/tests)
+  add_test(NAME python:install COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_install_python.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+  set_tests_properties(python:pytest python:install PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1)
+endif()
+
 # tests/tools/minifuzz.py: every shipped scenario, system, hardware and device file and a small
 # trace, mutated with a fixed seed and run through the binary: no exit but 0 or 2, no hang, no
 # nan or inf reported as a success. Two runs at a time (PROCESSORS 2); Release only (heavy).

@@ -16,6 +16,11 @@ packages=(
   python3 python3-h5py python3-matplotlib python3-numpy   # tools/plot.py and HDF5 checks
   python3-pandas          # tools/lightcode_results.py (DataFrame loader) and its test
   python3-yaml            # tools/photonic_report.py reads the published photonic designs
+  python3-dev pybind11-dev   # the Python module `lightcode` (python/, built by CMake)
+  libonnx-dev libprotobuf-dev  # ONNX model files (frontend/onnx): the ONNX protobuf schema and shape inference
+  python3-torch python3-onnx # tests: small GPT-2/Llama-style modules exported to ONNX by PyTorch
+  python3-pytest python3-nbclient python3-nbformat python3-ipykernel  # the module's pytest suite, the example notebook run
+  python3-sklearn         # tools/learned_baseline.py: the dataset's baseline learned cost model
   clang-14 libclang-rt-14-dev libfuzzer-14-dev   # the ASan/UBSan and libFuzzer stages of `make test`
   lld                     # ld.lld: links in a third of ld.bfd's time (both builds of `make test`)
 )

@@ -81,6 +81,12 @@ Logits parse_logits(std::string_view s) {
   throw Error("logits: expected 'last' or 'all', got '" + std::string(s) + "'");
 }
 
+Stage parse_stage(std::string_view s) {
+  if (s == stage_name(Stage::prefill)) return Stage::prefill;
+  if (s == stage_name(Stage::decode)) return Stage::decode;
+  throw Error("stage: expected 'prefill' or 'decode' (one token against a KV cache), got '" + std::string(s) + "'");
+}
+
 Logits logits_for(std::string_view value, bool every_token) {
   if (value.empty()) return every_token ? Logits::all : Logits::last;
   return parse_logits(value);

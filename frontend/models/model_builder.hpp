@@ -59,6 +59,7 @@ enum class Logits { last, all };
 std::string_view stage_name(Stage s);     // "prefill", "decode"
 std::string_view logits_name(Logits l);   // "last", "all"
 Logits parse_logits(std::string_view s);  // Error listing the choices
+Stage parse_stage(std::string_view s);    // "prefill" | "decode"; Error listing the choices
 // A scenario's `logits:` value, or when it is "" the default: all if `every_token`, else last.
 Logits logits_for(std::string_view value, bool every_token);
 

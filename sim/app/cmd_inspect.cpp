@@ -124,7 +124,7 @@ void register_inspect(CLI::App& app, CommandAction& action) {
     action = [opts] {
       frontend::ModelRequest req;
       req.model = opts->model;
-      req.stage = opts->stage == "decode" ? frontend::Stage::decode : frontend::Stage::prefill;
+      req.stage = frontend::parse_stage(opts->stage);
       if (req.stage == frontend::Stage::decode && opts->seq && !frontend::is_graph_file(opts->model)) {
         throw Error("--seq is the prefill length; a decode step takes --kv (the KV-cache length)");
       }

@@ -13,6 +13,7 @@
 #include "sim/core/ordered_work.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/output_lock.hpp"
+#include "sim/sweep/run_scenario.hpp"
 #include "sim/results/console_table.hpp"
 #include "sim/results/hdf5_file.hpp"
 #include "sim/sweep/sweep_runner.hpp"
@@ -50,7 +51,7 @@ int sweep(const SweepCli& c) {
   o.jobs = c.jobs;
   o.resume = c.resume;
   sweep::parse_shard(c.shard, o.shard_index, o.shard_count);
-  o.output = !c.out.empty() ? c.out : (scenario.output.empty() ? "results/" + scenario.name + ".h5" : scenario.output);
+  o.output = !c.out.empty() ? c.out : sweep::default_output(scenario);
   o.point.engine.contention = !c.no_contention;
   o.point.threads = std::max(1, hardware_threads() / std::max(1, c.jobs));  // the cores shared by the jobs
   if (!c.quiet) {

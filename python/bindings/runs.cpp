@@ -1,0 +1,101 @@
+// lightcode._core.run and .sweep: a scenario (a file, or YAML text from a dict) run as
+// `lightcode run` and `lightcode sweep` run it (sim/sweep/run_scenario.hpp, sweep_runner.hpp):
+// analytical points in this process, event-fidelity points and every sweep point in forked
+// worker processes (SystemC elaborates once per process). Returns where the results went.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "python/bindings/bindings.hpp"
+#include "sim/core/input_file.hpp"
+#include "sim/core/ordered_work.hpp"
+#include "sim/sweep/run_scenario.hpp"
+#include "sim/sweep/sweep_runner.hpp"
+
+namespace py = pybind11;
+
+namespace lightcode::python {
+namespace {
+
+// `text` given: the scenario is that YAML, named `path` in errors, its relative paths against
+// `dir`. Otherwise the file `path`.
+sweep::Scenario load(const std::string& path, const std::optional<std::string>& text, const std::string& dir,
+                     const std::vector<std::string>& sets) {
+  return text ? sweep::parse_scenario(*text, path, dir, sets) : sweep::load_scenario(path, sets);
+}
+
+py::dict outcome(const std::string& out, size_t failed, const std::vector<results::PointSummary>& summaries) {
+  py::dict d;
+  d["out"] = out;
+  d["failed"] = failed;
+  py::list errors;
+  for (const results::PointSummary& s : summaries) {
+    if (s.status != results::Status::ok) errors.append(py::make_tuple(s.id, s.error));
+  }
+  d["errors"] = errors;
+  return d;
+}
+
+py::dict run(const std::string& path, const std::optional<std::string>& text, const std::string& dir,
+             const std::vector<std::string>& sets, const std::string& out, int threads, bool contention) {
+  std::string written;
+  size_t failed = 0;
+  std::vector<results::PointSummary> summaries;
+  {
+    const py::gil_scoped_release unlocked;
+    const uint64_t mark = input_mark();  // the files read from here on are the scenario's inputs
+    const sweep::Scenario scenario = load(path, text, dir, sets);
+    sweep::ScenarioRunOptions options;
+    options.out = out;
+    if (!contention) options.settings.push_back("contention=false");
+    options.point.engine.contention = contention;
+    options.point.threads = threads;
+    sweep::ScenarioRun done = sweep::run_scenario(scenario, mark, options);
+    written = done.out;
+    failed = static_cast<size_t>(done.failed);
+    summaries = std::move(done.summaries);
+  }
+  return outcome(written, failed, summaries);
+}
+
+py::dict sweep_points(const std::string& path, const std::optional<std::string>& text, const std::string& dir,
+                      const std::vector<std::string>& sets, const std::string& out, int jobs, bool resume,
+                      bool contention) {
+  sweep::SweepOptions o;
+  sweep::SweepOutcome r;
+  {
+    const py::gil_scoped_release unlocked;
+    const uint64_t mark = input_mark();
+    const sweep::Scenario scenario = load(path, text, dir, sets);
+    sweep::validate_point_inputs(scenario.points);  // every file, once, before any point runs
+    o.inputs = inputs_read_since(mark);
+    o.settings = scenario.sets;  // settings that change the points are part of what results record
+    if (!contention) o.settings.push_back("contention=false");
+    o.jobs = jobs;
+    o.resume = resume;
+    o.output = out.empty() ? sweep::default_output(scenario) : out;
+    o.point.engine.contention = contention;
+    o.point.threads = std::max(1, hardware_threads() / std::max(1, jobs));  // the cores shared by the jobs
+    r = sweep::run_sweep(scenario, o);
+  }
+  return outcome(o.output, r.failed, r.summaries);
+}
+
+}  // namespace
+
+void register_runs(py::module_& m) {
+  m.def("run", &run, py::arg("path"), py::arg("text"), py::arg("dir"), py::arg("sets"), py::arg("out"),
+        py::arg("threads"), py::arg("contention"),
+        "Every point of a scenario in turn into one results file, as `lightcode run`; returns "
+        "{out, failed, errors: [(id, reason)]}.");
+  m.def("sweep", &sweep_points, py::arg("path"), py::arg("text"), py::arg("dir"), py::arg("sets"), py::arg("out"),
+        py::arg("jobs"), py::arg("resume"), py::arg("contention"),
+        "Every point of a scenario in a worker process, `jobs` at a time, as `lightcode sweep`.");
+  m.def("hardware_threads", &hardware_threads, "The threads this machine runs at once.");
+}
+
+}  // namespace lightcode::python

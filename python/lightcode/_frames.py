@@ -46,6 +46,8 @@ class Points(pd.DataFrame):
         columns = [c for c in _SHOWN if c in self.columns and _useful(self[c])]
         if "status" in columns and (self["status"] == "ok").all():
             columns.remove("status")
+        if "tensor_parallel" in columns and (self["tensor_parallel"] == 1).all():
+            columns.remove("tensor_parallel")  # one device: nothing to say
         params = [c for c in (getattr(self, "parameters", None) or []) if c in self.columns]
         return columns + [c for c in params if c not in columns]
 

@@ -19,7 +19,7 @@ class Expander {
       : stacks_(stacks), graph_(stacks.graph()), system_(stacks.system()), part_(part),
         placement_(placement), profile_(system_.profile()),
         start_unit_(system_.role_unit(hw::Role::start)),
-        task_of_(graph_.size(), -1), item_at_(graph_.size(), -1) {}
+        task_of_(graph_.size(), -1), item_at_(graph_.size(), -1), list_position_(graph_.size(), 0) {}
 
   TaskGraph run() {
     out_.subgraphs = part_.count;
@@ -29,6 +29,7 @@ class Expander {
       start_ = -1;
       if (profile_.start_tasks()) start_ = add_start(s);
       copy_ = -1;
+      enter_node_list(s);
       const std::vector<ir::NodeId>& members = part_.members[static_cast<size_t>(s)];
       const bool fused = std::any_of(members.begin(), members.end(), [&](ir::NodeId id) { return chosen(id).group >= 0; });
       if (fused) {
@@ -47,6 +48,24 @@ class Expander {
   }
 
  private:
+  // Task::rank. With a node list (the original's partition): tier 0 for the split, products
+  // and merge of a photonic product (the original's expansion puts them before the rest of
+  // the list), tier 1 for `start` and the listed ops, tier 2 for what the list leaves out
+  // (graph inputs and outputs); then the position in the list; then the part of the expansion.
+  static constexpr int kTierShift = 48, kPositionShift = 24;
+  void enter_node_list(int32_t s) {
+    if (part_.node_list.empty()) return;
+    for (ir::NodeId id : listed_) list_position_[static_cast<size_t>(id)] = 0;
+    listed_ = part_.node_list[static_cast<size_t>(s)];
+    for (size_t i = 0; i < listed_.size(); ++i) list_position_[static_cast<size_t>(listed_[i])] = static_cast<int64_t>(i) + 1;
+  }
+  // The rank of node `id`'s task (`part` of an expansion: 0 split, 1.. products, last merge).
+  int64_t rank_of(ir::NodeId id, bool expanded = false, int64_t part = 0) const {
+    const int64_t position = id < 0 ? 0 : list_position_[static_cast<size_t>(id)];  // id < 0: start
+    const int64_t tier = expanded ? 0 : (id < 0 || position > 0) ? 1 : 2;
+    return (tier << kTierShift) + ((position > 0 ? position : std::max<int64_t>(id, 0)) << kPositionShift) + part;
+  }
+
   TaskId add_start(int32_t s) {
     Task t;
     t.name = "start" + std::to_string(s);
@@ -57,6 +76,7 @@ class Expander {
     t.cost = system_.model(start_unit_).estimate(node, 0);
     t.subgraph = s;
     t.outputs = node.outputs;
+    t.rank = rank_of(-1);
     return push(std::move(t));
   }
 
@@ -66,6 +86,7 @@ class Expander {
                                                               std::to_string(limits::kTasks.value) + " tasks (" +
                                                               std::string(limits::kTasks.name) + ")");
     }
+    if (part_.node_list.empty()) t.rank = static_cast<int64_t>(out_.tasks.size());
     out_.tasks.push_back(std::move(t));
     return static_cast<TaskId>(out_.tasks.size() - 1);
   }
@@ -98,7 +119,8 @@ class Expander {
   void emit(ir::NodeId id) {
     const ir::Node& node = graph_.node(id);
     const Candidate& c = chosen(id);
-    if (ir::is_matrix_product(node.kind) && system_.model(c.unit).capabilities().photonic) {
+    const bool outside = part_.outside[static_cast<size_t>(id)] != 0;
+    if (!outside && ir::is_matrix_product(node.kind) && system_.model(c.unit).capabilities().photonic) {
       emit_photonic(id, c);
       return;
     }
@@ -113,7 +135,8 @@ class Expander {
     t.subgraph = subgraph_;
     t.input_types = node.input_types;
     t.outputs = node.outputs;
-    if (part_.outside[static_cast<size_t>(id)]) {
+    t.rank = rank_of(id);
+    if (outside) {
       t.off_unit = true;  // a graph output of the original's partition: on no unit, no time
       t.cost.time = Time::zero();
     }
@@ -233,13 +256,15 @@ class Expander {
     t.input_types = node.input_types;
     t.outputs = node.outputs;
     t.repeat = true;
+    t.rank = rank_of(id);
     if (start_ >= 0) t.inputs.push_back(TaskInput{start_, hw::Cost{}});
     return push(std::move(t));
   }
 
   // A task that implements part of node `id` (its expansion), named "<node name><suffix>".
+  // `part` orders it within the expansion (Task::rank).
   Task derived(ir::NodeId id, const std::string& suffix, const ir::Node& op, hw::UnitType unit,
-               hw::AlgorithmId algorithm, const hw::Cost& cost, std::vector<TaskInput> inputs) const {
+               hw::AlgorithmId algorithm, const hw::Cost& cost, std::vector<TaskInput> inputs, int64_t part) const {
     Task t;
     t.name = graph_.node(id).name + suffix;
     t.kind = op.kind;
@@ -252,6 +277,7 @@ class Expander {
     t.input_types = op.input_types;
     t.outputs = op.outputs;
     t.inputs = std::move(inputs);
+    t.rank = rank_of(id, /*expanded=*/true, part);
     return t;
   }
 
@@ -266,15 +292,15 @@ class Expander {
                       std::string(limits::kTasks.name) + ")");
     }
     const TaskId split_id =
-        push(derived(id, "/split", x.split, x.staging, 0, x.split_cost, inputs_at(id, x.staging)));
+        push(derived(id, "/split", x.split, x.staging, 0, x.split_cost, inputs_at(id, x.staging), 0));
     std::vector<TaskInput> products;
     for (int64_t i = 0; i < x.products; ++i) {
       const TaskId p = push(derived(id, "/mm" + std::to_string(i), x.product, c.unit, c.algorithm, x.product_cost,
-                                    {TaskInput{split_id, x.operands_in}}));
+                                    {TaskInput{split_id, x.operands_in}}, i + 1));
       products.push_back(TaskInput{p, x.result_out});
     }
     task_of_[static_cast<size_t>(id)] =
-        push(derived(id, "/merge", x.merge, x.staging, 0, x.merge_cost, std::move(products)));
+        push(derived(id, "/merge", x.merge, x.staging, 0, x.merge_cost, std::move(products), x.products + 1));
   }
 
   const StackedGraph& stacks_;
@@ -290,6 +316,8 @@ class Expander {
   int32_t subgraph_ = 0;
   TaskId start_ = -1;
   TaskId copy_ = -1;  // this subgraph's second run of the previous cut op
+  std::vector<ir::NodeId> listed_;        // the current subgraph's node list
+  std::vector<int64_t> list_position_;    // per node: 1 + its place in listed_, 0 when not listed
 };
 
 }  // namespace

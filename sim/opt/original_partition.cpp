@@ -65,7 +65,8 @@ OriginalPartition partition_groups(const ir::Graph& g,
   }
 
   // ALAP order: layers of the transposed graph, deepest first; ties by node id.
-  std::vector<int32_t> to_sink(n, 0);
+  std::vector<int32_t>& to_sink = p.to_sink;
+  to_sink.assign(n, 0);
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const auto i = static_cast<size_t>(*it);
     for (const auto& u : uses[i])
@@ -120,8 +121,40 @@ Partition original_partition_groups(const ir::Graph& g) {
       }
     }
   }
-  // Graph outputs: with their latest producer. Graph inputs: with their first consumer.
-  // (A sink's producers are never sinks, so node order will do.)
+  // The node list of each group (the original's `_scheduling_dijkstra` over
+  // get_node_groups(asap=False)): the ops with no parent inside the group, then the rest, in
+  // the group's ALAP order. A graph input is nobody's parent here.
+  p.node_list.resize(static_cast<size_t>(p.count));
+  std::vector<int32_t> group_of(n, -1);  // the group being listed, for its members (its head too)
+  for (int32_t k = 0; k < p.count; ++k) {
+    const std::vector<ir::NodeId>& group = groups.groups[static_cast<size_t>(k)];
+    for (ir::NodeId id : group) group_of[static_cast<size_t>(id)] = k;
+    const auto has_parent_inside = [&](ir::NodeId id) {
+      if (id == p.head[static_cast<size_t>(k)]) return false;  // its parents are in group k - 1
+      for (const ir::Input& in : g.node(id).inputs) {
+        if (group_of[static_cast<size_t>(in.node)] == k) return true;  // graph inputs are in no group
+      }
+      return false;
+    };
+    // get_node_groups(asap=False) lists the transposed graph's Kahn layers from the sinks: the
+    // nearest to a sink first (ties by node id).
+    std::vector<ir::NodeId> listed = group;
+    std::stable_sort(listed.begin(), listed.end(), [&](ir::NodeId a, ir::NodeId b) {
+      return groups.to_sink[static_cast<size_t>(a)] < groups.to_sink[static_cast<size_t>(b)] ||
+             (groups.to_sink[static_cast<size_t>(a)] == groups.to_sink[static_cast<size_t>(b)] && a < b);
+    });
+    std::vector<ir::NodeId>& list = p.node_list[static_cast<size_t>(k)];
+    for (ir::NodeId id : listed) {
+      if (!has_parent_inside(id)) list.push_back(id);
+    }
+    for (ir::NodeId id : listed) {
+      if (has_parent_inside(id)) list.push_back(id);
+    }
+  }
+  // Graph outputs are the nodes no other node reads (the original's Graph._get_out: every
+  // stack minus all parents; it never reads the JSON `heads`). They occupy no unit; as tasks
+  // they join the group of their latest producer. Graph inputs join that of their first
+  // consumer. (A sink's producers are never sinks, so node order will do.)
   for (size_t i = 0; i < n; ++i) {
     const auto id = static_cast<ir::NodeId>(i);
     if (g.node(id).inputs.empty() || !uses[i].empty()) continue;
@@ -130,12 +163,7 @@ Partition original_partition_groups(const ir::Graph& g) {
       s = std::max(s, p.subgraph_of[static_cast<size_t>(in.node)]);
     p.subgraph_of[i] = s;
     p.members[static_cast<size_t>(s)].push_back(id);
-  }
-  // Graph outputs that other nodes read (GPT-2's present values) occupy no unit: the reading
-  // of "graph outputs never occupy a unit" that gives the published makespans (the heads
-  // nothing reads, present keys and logits, run on their units; docs/LIGHTCODE_PROFILE.md).
-  for (const ir::Input& h : g.heads()) {
-    if (!uses[static_cast<size_t>(h.node)].empty()) p.outside[static_cast<size_t>(h.node)] = 1;
+    p.outside[i] = 1;
   }
   for (size_t i = 0; i < n; ++i) {
     if (!g.nodes()[i].inputs.empty()) continue;

@@ -28,9 +28,13 @@ struct Partition {
   int32_t count = 0;                        // subgraphs
   // The original's rule (original_partition.hpp): subgraph k > 0 begins with the cut op that
   // ended subgraph k - 1 (head[k], else -1), which is a member of both; the graph outputs
-  // other nodes read occupy no unit (outside[node]).
+  // (the nodes no other node reads) occupy no unit (outside[node]); node_list[k] is subgraph
+  // k's node list without its start: the ops with no parent inside the group, then the other
+  // ops, each part in the group's ALAP order. The original's scheduler places ready tasks in
+  // that order (opt::Task::rank). Other rules leave node_list empty (ready tasks go in task order).
   std::vector<ir::NodeId> head;
   std::vector<uint8_t> outside;
+  std::vector<std::vector<ir::NodeId>> node_list;
   std::vector<int32_t> subgraph_of;         // per node; -1 for a memory node nothing reads
   std::vector<int32_t> generation;          // per node; -1 for memory nodes
   std::vector<std::vector<ir::NodeId>> members;  // per subgraph: its nodes (memory included), by id

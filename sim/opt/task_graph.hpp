@@ -39,6 +39,10 @@ struct Task {
   // occupies no unit (it ends when its producers' compute does).
   bool repeat = false;
   bool off_unit = false;
+  // Where the task stands in its subgraph's node list (Partition::node_list; after expansion
+  // each expanded op's split, products and merge before the rest): the original's scheduler
+  // places ready tasks in increasing rank. Without a node list, the task's index.
+  int64_t rank = 0;
   std::vector<ir::TensorType> input_types;  // what the op reads (cost models re-derive plans)
   std::vector<ir::TensorType> outputs;
   // A fused kernel (sim/ir/fusion.hpp): its index in TaskGraph::kernels and the nodes it

@@ -6,15 +6,17 @@
 //  - a subgraph's `start` task takes no unit time and its end counts as 0, so the tasks
 //    hanging off it go to the earliest-free instance at the barrier;
 //  - readiness order: the loop pops the placed task with the smallest finish (the first placed
-//    on ties), then places, in task order, each consumer whose last unprocessed producer that
-//    was. Tasks without a producer inside the subgraph are placed first;
+//    on ties), then places, in the subgraph's node-list order (opt::Task::rank: `start`, the
+//    ops with no parent inside the group, then the group's ALAP order; each expanded op's
+//    split, products and merge before the rest), each consumer whose last unprocessed producer
+//    that was. Tasks without a producer inside the subgraph are placed first;
 //  - a task goes to the instance of its unit type that became free latest but not after its
 //    producers' finishes, else to the earliest-free instance; it starts at the later of the
 //    instance's time and those finishes;
 //  - one edge per task: the instance is busy for the task's time plus the transfer time of
 //    the edge from the producer that released it, and that is the task's finish;
-//  - a task marked off_unit (a graph output other nodes read) occupies no instance: it ends
-//    when its producers' compute ends;
+//  - a task marked off_unit (a graph output: a node no other node reads) occupies no
+//    instance: it ends when its producers' compute ends;
 //  - graph inputs (memory tasks) take no unit time: complete() places each at its earliest
 //    consumer's start less that edge's transfer time, and when one would start before 0,
 //    shifts every start and the makespan later by that amount.
@@ -44,6 +46,7 @@ class LightcodeDispatcher final : public Dispatcher {
         consumers_[static_cast<size_t>(in.producer)].push_back(static_cast<opt::TaskId>(i));
       }
     }
+    for (auto& c : consumers_) std::stable_sort(c.begin(), c.end(), [this](opt::TaskId a, opt::TaskId b) { return listed_before(a, b); });
     plan(instances);
   }
 
@@ -87,6 +90,11 @@ class LightcodeDispatcher final : public Dispatcher {
 
  private:
   using Clock = std::vector<std::vector<Time>>;  // [unit type][instance]
+
+  // The subgraph's node list order (opt::Task::rank); stable sorts keep task order on ties.
+  bool listed_before(opt::TaskId a, opt::TaskId b) const {
+    return tasks_[static_cast<size_t>(a)].rank < tasks_[static_cast<size_t>(b)].rank;
+  }
 
   // The latest instance time over the units that run tasks (not the start pseudo-unit).
   Time latest(const Clock& clock) const {
@@ -185,9 +193,13 @@ class LightcodeDispatcher final : public Dispatcher {
           ++waiting_[k];
       }
     }
+    std::vector<opt::TaskId> unblocked;
     for (size_t k = first; k < last; ++k) {
-      if (waiting_[k] == 0) place(static_cast<opt::TaskId>(k), nullptr);
+      if (waiting_[k] == 0) unblocked.push_back(static_cast<opt::TaskId>(k));
     }
+    std::stable_sort(unblocked.begin(), unblocked.end(),
+                     [this](opt::TaskId a, opt::TaskId b) { return listed_before(a, b); });
+    for (opt::TaskId k : unblocked) place(k, nullptr);
     while (!placed.empty()) {
       const opt::TaskId done = std::get<2>(placed.top());
       placed.pop();

@@ -41,6 +41,12 @@ inline ir::Node wired(const std::string& kind, std::vector<ir::Input> inputs, ir
   return n;
 }
 
+// `n` called `name` (graphs whose tests find nodes or tasks by name).
+inline ir::Node named(ir::Node n, const std::string& name) {
+  n.name = name;
+  return n;
+}
+
 // One dense product "big", [rows, 16384] x [16384, 16384] float16, the graph's only op: on
 // H100 + DOTA-B the joint search splits it between the PHU and the GPU.
 inline std::unique_ptr<ir::Graph> big_product_graph(int64_t rows) {

@@ -39,13 +39,15 @@ hw::Cost first_estimate(const hw::HardwareModel& m, const ir::Node& op) {
 // a [2, 3, 4, 5] x b [2, 3, 6, 5] -> [2, 3, 4, 6]: six 2-D products [4, 5] x [6, 5].
 const ir::Node kMatmul = test::op("matmul", {{2, 3, 4, 5}, {2, 3, 6, 5}}, {2, 3, 4, 6});
 
-// x, w (graph inputs) -> the batch matmul above (node 2), the graph's output.
+// x, w (graph inputs) -> the batch matmul above (node 2) -> relu, the graph's output (the
+// lightcode profile runs a graph output on no unit, so the product is not the output).
 ir::Graph one_matmul() {
   ir::Graph g;
   const ir::NodeId x = g.add(test::memory("x", ir::Shape{2, 3, 4, 5}, ir::DType::float32));
   const ir::NodeId w = g.add(test::memory("w", ir::Shape{2, 3, 6, 5}, ir::DType::float32));
   const ir::NodeId mm = g.add(test::wired("matmul", {{x, 0}, {w, 0}}, ir::Shape{2, 3, 4, 6}));
-  g.add_head({mm, 0});
+  const ir::NodeId out = g.add(test::wired("relu", {{mm, 0}}, ir::Shape{2, 3, 4, 6}));
+  g.add_head({out, 0});
   return g;
 }
 

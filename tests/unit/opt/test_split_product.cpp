@@ -34,17 +34,12 @@ ir::Node memory(const std::string& name, ir::Shape shape, ir::MemoryRole role) {
   return n;
 }
 
-ir::Node named(ir::Node n, const std::string& name) {
-  n.name = name;
-  return n;
-}
-
 // x [m, k] (input), w [n, k] (parameter) -> dense "fc" [m, n] (node 2), the graph's output.
 ir::Graph one_dense(int64_t m, int64_t k, int64_t n) {
   ir::Graph g;
   const ir::NodeId x = g.add(memory("x", ir::Shape{m, k}, ir::MemoryRole::input));
   const ir::NodeId w = g.add(memory("w", ir::Shape{n, k}, ir::MemoryRole::parameter));
-  const ir::NodeId fc = g.add(named(test::wired("dense", {{x, 0}, {w, 0}}, ir::Shape{m, n}), "fc"));
+  const ir::NodeId fc = g.add(test::named(test::wired("dense", {{x, 0}, {w, 0}}, ir::Shape{m, n}), "fc"));
   g.add_head({fc, 0});
   return g;
 }
@@ -74,13 +69,13 @@ TEST_CASE("split_rows replaces a dense by two row halves and a concatenate") {
   g.set_input_rule(ir::InputTypeRule::entry0);
   const ir::NodeId x = g.add(memory("x", ir::Shape{6, 8}, ir::MemoryRole::input));
   const ir::NodeId w = g.add(memory("w", ir::Shape{5, 8}, ir::MemoryRole::parameter));
-  ir::Node dense = named(test::wired("dense", {{x, 0}, {w, 0}}, ir::Shape{6, 5}), "fc");
+  ir::Node dense = test::named(test::wired("dense", {{x, 0}, {w, 0}}, ir::Shape{6, 5}), "fc");
   dense.attrs = {{"units", "5"}};
   dense.required_bits = 8;
   const ir::NodeId fc = g.add(dense);
   const ir::NodeId r = g.add(memory("r", ir::Shape{6, 5}, ir::MemoryRole::input));
   const ir::NodeId sum =
-      g.add(named(test::wired("add", {{fc, 0}, {r, 0}}, ir::Shape{6, 5}), "sum"));
+      g.add(test::named(test::wired("add", {{fc, 0}, {r, 0}}, ir::Shape{6, 5}), "sum"));
   g.add_head({fc, 0});
   g.add_head({sum, 0});
   g.validate();
@@ -137,7 +132,7 @@ TEST_CASE("split_rows cuts a batch_matmul along its rows and keeps the batch") {
   const ir::NodeId a = g.add(memory("a", ir::Shape{3, 7, 4}, ir::MemoryRole::input));
   const ir::NodeId b = g.add(memory("b", ir::Shape{3, 5, 4}, ir::MemoryRole::input));
   const ir::NodeId mm =
-      g.add(named(test::wired("matmul", {{a, 0}, {b, 0}}, ir::Shape{3, 7, 5}), "scores"));
+      g.add(test::named(test::wired("matmul", {{a, 0}, {b, 0}}, ir::Shape{3, 7, 5}), "scores"));
   g.add_head({mm, 0});
   const ir::Graph s = opt::split_rows(g, mm, 3);
   s.validate();

@@ -12,6 +12,7 @@ add_subdirectory(sim/engine)
 add_subdirectory(sim/point)
 add_subdirectory(sim/stages)
 add_subdirectory(sim/sweep)
+add_subdirectory(sim/dataset)
 add_subdirectory(sim/validate)
 add_subdirectory(sim/app)
 
@@ -20,6 +21,6 @@ add_subdirectory(sim/app)
 # batch instead of once per file. Measured in docs/PERFORMANCE.md ("CI time"). A helper in an
 # anonymous namespace must therefore be unique in its library (share it instead: sim/core).
 foreach(lib lc_core lc_ir lc_frontend lc_hw lc_hw_sc lc_families lc_opt lc_sched lc_joint lc_serve
-            lc_results lc_engine lc_point lc_stages lc_sweep lc_validate)
+            lc_results lc_engine lc_point lc_stages lc_sweep lc_dataset lc_validate)
   set_target_properties(${lib} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 16)
 endforeach()

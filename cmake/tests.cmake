@@ -45,6 +45,18 @@ function(lightcode_unit_test name)
   endif()
 endfunction()
 
+# ONNX models exported by PyTorch into the build tree (tests/tools/export_onnx_models.py; about
+# 7 s): the fixture of unit_onnx and onnx:cli. Skips (77) when /usr/bin/python3 lacks torch or onnx.
+set(LIGHTCODE_ONNX_MODELS "${CMAKE_BINARY_DIR}/onnx_models")
+add_test(NAME onnx:export COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/tools/export_onnx_models.py
+         ${LIGHTCODE_ONNX_MODELS} ${CMAKE_SOURCE_DIR})
+set_tests_properties(onnx:export PROPERTIES FIXTURES_SETUP onnx_models SKIP_RETURN_CODE 77 TIMEOUT 120)
+# `lightcode inspect` on ONNX files: a malformed one is exit 2 naming the file; the exported
+# GPT-2 at 5 tokens prints the built-in gpt2's MACs; a scenario runs it.
+add_test(NAME onnx:cli COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_onnx_cli.sh $<TARGET_FILE:lightcode>
+         ${LIGHTCODE_ONNX_MODELS} ${CMAKE_SOURCE_DIR})
+set_tests_properties(onnx:cli PROPERTIES FIXTURES_REQUIRED onnx_models SKIP_RETURN_CODE 77)
+
 add_subdirectory(tests/unit)
 
 # Regression: scenarios checked against golden figures (the seed table).
@@ -129,6 +141,13 @@ set_tests_properties(validation:photonic PROPERTIES SKIP_RETURN_CODE 77 LABELS h
 # and issue 25's prefill power bounds (55-100 % of the limit at 2048 and 8192 tokens, rising).
 add_test(NAME validation:energy COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_energy_validation.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR})
 set_tests_properties(validation:energy PROPERTIES SKIP_RETURN_CODE 77 LABELS heavy)
+
+# The runtime dataset (docs/DATASET.md): tools/learned_baseline.py --check on a small dataset
+# (splits disjoint by family, the replay of every graph exact, a deterministic fit; skipped
+# without scikit-learn), and the doc's schema section equal to `lightcode dataset --schema`.
+add_test(NAME tools:dataset_baseline COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_dataset_baseline.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR})
+add_test(NAME tools:dataset_schema COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/test_dataset_schema.sh $<TARGET_FILE:lightcode> ${CMAKE_SOURCE_DIR})
+set_tests_properties(tools:dataset_baseline PROPERTIES SKIP_RETURN_CODE 77)
 
 # docs/slurm_sweep.sh on a private single-node SLURM (installed with apt-get when root and
 # missing; skipped otherwise): a job array, one task requeued mid-run, the merge byte-equal to

@@ -9,7 +9,7 @@
 namespace lightcode::python {
 
 void register_errors(pybind11::module_& m);
-void register_runs(pybind11::module_& m);     // run, sweep (runs.cpp)
+void register_runs(pybind11::module_& m);     // run, sweep, dataset (runs.cpp)
 void register_graphs(pybind11::module_& m);   // inspect (graphs.cpp)
 void register_costs(pybind11::module_& m);    // cost of one op on a system's units (costs.cpp)
 

@@ -11,6 +11,8 @@ time the placed schedule, and read the results as pandas DataFrames.
                    "profile": "lightcode", "fidelity": "analytical"})
     lightcode.inspect("llama-2-7b", seq=2048).nodes            # one row per graph node
     lightcode.cost("configs/systems/gpu.yaml", model="gpt2", seq=150, node=12)
+    data = lightcode.dataset("scenarios/dataset.yaml", out="results/dataset.h5", jobs=2)
+    data.ops, data.graphs, data.provenance                     # docs/DATASET.md
 
 Scenarios are the command line's (docs/CONFIG.md lists every key); a dict is the same YAML
 as a Python value. Analytical points run in this process; event-fidelity points and every
@@ -53,7 +55,8 @@ from ._frames import Points, load_points
 from .errors import Error, PointsFailed
 
 __version__ = _core.__version__
-__all__ = ["run", "sweep", "serve", "inspect", "cost", "load", "Points", "Graph", "Error", "PointsFailed"]
+__all__ = ["run", "sweep", "serve", "inspect", "cost", "dataset", "load", "load_dataset", "Points", "Graph",
+           "Dataset", "Error", "PointsFailed"]
 
 
 def _scenario(scenario, base_dir):
@@ -185,3 +188,72 @@ def cost(system, op=None, *, model=None, node=None, seq=None, stage="prefill", k
     frame = pd.DataFrame(found["rows"])
     frame.attrs["op"] = found["op"]
     return frame
+
+
+class Dataset:
+    """A runtime dataset file (docs/DATASET.md): its tables as DataFrames, read when asked for
+    (ops, graphs, edges, placement, alternatives, iterations, hardware, hardware_parameters,
+    families, points, inputs; table(name) for any), and its provenance (the root attributes:
+    tool version, scenario text and digest, settings, fidelity, seeds, split rule)."""
+
+    TABLES = ("points", "graphs", "ops", "edges", "placement", "alternatives", "iterations", "hardware",
+              "hardware_parameters", "families", "inputs")
+
+    def __init__(self, path, summary=None):
+        self.path = os.fspath(path)
+        self.summary = summary  # what writing it reported (rows per table, seconds), when it was written here
+
+    def _open(self):
+        import h5py
+
+        if not os.path.isfile(self.path):
+            raise FileNotFoundError("%s: no such file" % self.path)
+        return h5py.File(self.path, "r")
+
+    def table(self, name):
+        from . import _results
+
+        with self._open() as f:
+            if name not in f or not getattr(f[name], "dtype", None) or not f[name].dtype.names:
+                raise KeyError("%s has no table %r (its tables: %s)" % (self.path, name, ", ".join(sorted(f.keys()))))
+            return _results.frame(_results.read_columns(f[name]))
+
+    @property
+    def provenance(self):
+        from . import _results
+
+        with self._open() as f:
+            return {k: _results.text(v) if isinstance(v, (bytes, str)) else _results.value(v) for k, v in f.attrs.items()}
+
+    def __getattr__(self, name):
+        if name in Dataset.TABLES:
+            return self.table(name)
+        raise AttributeError(name)
+
+    def __repr__(self):
+        rows = ", ".join("%s %d" % kv for kv in (self.summary or {}).get("rows", {}).items())
+        return "Dataset(%s%s)" % (self.path, ": " + rows if rows else "")
+
+
+def dataset(scenario, *, out, set=None, jobs=None, base_dir=None, validation_families=(), test_families=()):
+    """The runtime dataset of every point of `scenario` (a file or a dict), as `lightcode
+    dataset` writes it to `out` (HDF5; docs/DATASET.md has the schema): per-op, per-graph and
+    per-serving-iteration records, the hardware descriptors, provenance, and train/validation/
+    test splits by model family (the named families, else by their name's hash). Analytical
+    points run on `jobs` threads (default: every core); a scenario with an event-fidelity point
+    runs its points in worker processes. Returns a Dataset; failed points are rows of its
+    `points` table (and a warning)."""
+    path, text, directory = _scenario(scenario, base_dir)
+    done = _core.dataset(path, text, directory, _settings(set), os.fspath(out), jobs or _core.hardware_threads(),
+                         list(validation_families), list(test_families))
+    if done["failed"]:
+        import warnings
+
+        warnings.warn("%d of %d points failed (the dataset's points table says why)" % (done["failed"], done["points"]),
+                      stacklevel=2)
+    return Dataset(done["out"], done)
+
+
+def load_dataset(path):
+    """A dataset file written by `lightcode dataset` or lightcode.dataset()."""
+    return Dataset(path)

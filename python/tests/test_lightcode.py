@@ -160,3 +160,19 @@ def test_errors_carry_file_and_line(tmp_path):
         lightcode.cost(tmp_path / "none.yaml", {"kind": "dense", "inputs": [[2, 2], [2, 2]], "output": [2, 2], "dtype": "f99"})
     with pytest.raises(TypeError):
         lightcode.run(42)
+
+
+def test_dataset_from_python(source, tmp_path):
+    narrow = {"sweep.sequence_length": [64]}
+    data = lightcode.dataset(source / "scenarios/dataset.yaml", set=narrow, out=tmp_path / "a.h5", jobs=2)
+    assert isinstance(data, lightcode.Dataset) and data.summary["failed"] == 0
+    ops, graphs, families = data.ops, data.graphs, data.families
+    assert len(ops) == data.summary["rows"]["ops"] and len(graphs) == data.summary["rows"]["graphs"]
+    assert set(ops.graph_id) == set(graphs.graph_id)
+    assert families.groupby("family").split.nunique().max() == 1  # a family in one split only
+    assert data.provenance["scenario_name"] == "dataset" and data.provenance["fidelity"] == "analytical"
+    again = lightcode.dataset(source / "scenarios/dataset.yaml", set=narrow, out=tmp_path / "b.h5", jobs=1)
+    assert (tmp_path / "a.h5").read_bytes() == (tmp_path / "b.h5").read_bytes()
+    assert lightcode.load_dataset(tmp_path / "b.h5").table("families").equals(families)
+    with pytest.raises(KeyError, match="no table"):
+        data.table("nothing")

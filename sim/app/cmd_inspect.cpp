@@ -99,11 +99,12 @@ void register_inspect(CLI::App& app, CommandAction& action) {
       "inspect",
       "Summarise a model's graph: node count, operator kinds, MACs and FLOPs, bytes by dtype,\n"
       "the largest matrix products.\n\n"
-      "MODEL is a TVM graph-executor JSON file or a built-in model (configs/models/*.yaml):\n"
+      "MODEL is a TVM graph-executor JSON file, an ONNX model (docs/ONNX.md) or a built-in model\n"
+      "(configs/models/*.yaml):\n"
       "  lightcode inspect gpt2 --seq 1400\n"
       "  lightcode inspect llama-3-8b --stage decode --kv 4096 --json\n"
       "  lightcode inspect ../shared/graphs/tvm/gpt2_prefill_seq5_graph.json --seq 150");
-  cmd->add_option("model", opts->model, "TVM graph JSON file or built-in model name")->required();
+  cmd->add_option("model", opts->model, "TVM graph JSON file, ONNX model file or built-in model name")->required();
   cmd->add_option("--seq", opts->seq,
                   "Prefill sequence length in tokens (built-in default 128; a TVM graph is\n"
                   "re-sized from the length it was traced at)");

@@ -15,6 +15,7 @@ void register_hw(CLI::App& app, CommandAction& action);
 void register_calibrate(CLI::App& app, CommandAction& action);
 void register_run(CLI::App& app, CommandAction& action);
 void register_sweep(CLI::App& app, CommandAction& action);
+void register_dataset(CLI::App& app, CommandAction& action);  // sim/dataset: the runtime dataset
 void register_merge(CLI::App& app, CommandAction& action);
 void register_crossover(CLI::App& app, CommandAction& action);
 void register_validate(CLI::App& app, CommandAction& action);

@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
   lightcode::app::CommandAction action;
   lightcode::app::register_run(app, action);
   lightcode::app::register_sweep(app, action);
+  lightcode::app::register_dataset(app, action);
   lightcode::app::register_merge(app, action);
   lightcode::app::register_crossover(app, action);
   lightcode::app::register_inspect(app, action);

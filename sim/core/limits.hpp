@@ -23,7 +23,7 @@ namespace limits {
 inline constexpr Limit kConfigFileBytes{"config_file_bytes", int64_t{16} << 20, "bytes",
                                         "a YAML config, scenario, model config or dispatch table"};
 inline constexpr Limit kGraphFileBytes{"graph_file_bytes", int64_t{256} << 20, "bytes",
-                                       "a TVM graph-executor JSON file"};
+                                       "a TVM graph-executor JSON or ONNX model file"};
 inline constexpr Limit kCsvFileBytes{"csv_file_bytes", int64_t{64} << 20, "bytes",
                                      "a calibration timings CSV"};
 // Structure of inputs.

@@ -18,6 +18,7 @@
 #include "sim/results/report.hpp"
 #include "sim/results/trace.hpp"
 #include "sim/sched/schedule.hpp"
+#include "sim/serve/simulator.hpp"
 
 namespace lightcode::sweep {
 
@@ -25,6 +26,9 @@ struct PointRun {
   results::PointResult result;
   opt::TaskGraph tasks;      // kept for listings, traces and the event engine
   sched::Schedule schedule;  // analytical timeline
+  // Stage serve with PointOptions::keep_iterations: every iteration as run, in start order
+  // (the runtime dataset's records, sim/dataset); else empty.
+  std::vector<serve::IterationRecord> iterations;
 };
 
 struct PointOptions {
@@ -38,6 +42,9 @@ struct PointOptions {
   // steps ahead of the one being reported (sim/core/ordered_work.hpp); stage serve prices an
   // iteration's one- and two-layer graphs at once (serve::PipelineCostOptions). 1: none.
   int threads = 1;
+  // Stage serve: keep every iteration in PointRun::iterations (sim/dataset records them). Off
+  // by default: a long run's iterations take memory that its report does not need.
+  bool keep_iterations = false;
 };
 
 // The analytical part of a prefill or decode point: its graph placed, expanded and scheduled

@@ -222,6 +222,38 @@ void write_table(hid_t parent, const char* name, const Layout& layout,
   set.close();
 }
 
+AppendTable::AppendTable(hid_t parent, const char* name, const Layout& layout, size_t chunk_rows)
+    : layout_(&layout), what_(std::string("dataset '") + name + "'") {
+  for (const FieldSpec& field : layout.fields()) {
+    if (field.kind == Kind::str && field.width == 0) throw Error(what_ + ": an appended table's strings are fixed-width");
+  }
+  const hsize_t dims[1] = {0};
+  const hsize_t most[1] = {H5S_UNLIMITED};
+  Id space(H5Screate_simple(1, dims, most), H5Sclose, "create dataspace for " + what_);
+  Id plist = dataset_create_plist();
+  const hsize_t chunk[1] = {std::max<hsize_t>(chunk_rows, 1)};
+  check(H5Pset_chunk(plist.get(), 1, chunk), "chunk " + what_);
+  check(H5Pset_shuffle(plist.get()), "shuffle " + what_);
+  check(H5Pset_deflate(plist.get(), kDeflateLevel), "compress " + what_);
+  set_ = Id(H5Dcreate2(parent, name, layout.file_type(), space.get(), H5P_DEFAULT, plist.get(), H5P_DEFAULT),
+            H5Dclose, "create " + what_);
+  transfer_ = transfer_plist(layout, layout.file_type(), chunk_rows);
+}
+
+void AppendTable::append(const unsigned char* buffer, size_t rows) {
+  if (rows == 0) return;
+  const hsize_t size[1] = {rows_ + rows};
+  check(H5Dset_extent(set_.get(), size), "extend " + what_);
+  Id file_space(H5Dget_space(set_.get()), H5Sclose, "get dataspace of " + what_);
+  const hsize_t start[1] = {rows_};
+  const hsize_t count[1] = {rows};
+  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr), "select rows of " + what_);
+  Id memory_space(H5Screate_simple(1, count, nullptr), H5Sclose, "create dataspace");
+  check(H5Dwrite(set_.get(), layout_->memory_type(), memory_space.get(), file_space.get(), transfer_.get(), buffer),
+        "write " + what_);
+  rows_ += rows;
+}
+
 TableData::TableData(Layout layout, size_t rows)
     : layout_(std::move(layout)), rows_(rows), buffer_(rows * layout_.row_size(), 0) {}
 

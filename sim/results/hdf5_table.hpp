@@ -127,6 +127,27 @@ Id dataset_create_plist();
 void write_table(hid_t parent, const char* name, const Layout& layout,
                  const std::vector<unsigned char>& buffer, size_t rows, bool compress);
 
+// A table too large to build in memory, written in batches (the runtime dataset, sim/dataset):
+// a chunked, extendible dataset of `chunk_rows` rows per chunk, shuffled and deflated as
+// write_table's large tables are. append() extends it by `rows` rows from `buffer` (rows *
+// layout.row_size() bytes); the same appends give the same bytes. Writers that append whole
+// chunks (all but the last batch) never rewrite a compressed chunk. Every string field must be
+// fixed-width. `layout` must outlive it.
+class AppendTable {
+ public:
+  AppendTable(hid_t parent, const char* name, const Layout& layout, size_t chunk_rows);
+  void append(const unsigned char* buffer, size_t rows);
+  size_t rows() const { return rows_; }
+  void close() { set_.close(); }
+
+ private:
+  const Layout* layout_;
+  std::string what_;
+  Id set_;
+  Id transfer_;
+  size_t rows_ = 0;
+};
+
 // Rows of a dataset in a Layout of the wanted fields (string widths as in the file).
 // Variable-length strings stay owned by HDF5 until this object is destroyed.
 class TableData {

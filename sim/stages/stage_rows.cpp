@@ -46,8 +46,8 @@ const Param& model() {
 }
 const Param& traced_length() {
   static const Param p = Param::count("traced_length", limits::kSequenceLength)
-                             .read_when("a TVM graph file for model")
-                             .doc("TVM graph files only: the length the graph was traced at (default: detected)");
+                             .read_when("a TVM or ONNX graph file for model")
+                             .doc("TVM graph files (and ONNX files without a symbolic sequence axis) only: the length the graph was traced at (default: detected)");
   return p;
 }
 const Param& stage() {

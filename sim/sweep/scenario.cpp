@@ -155,7 +155,7 @@ std::vector<std::vector<Axis>> read_groups(const ConfigNode& sweep, ConfigUsage&
 
 // Reads a point's tree: the common keys, then its stage's.
 void read_point(const Params& p, PointSpec& point) {
-  if (!p.has("model")) p.node().fail("missing key 'model' (a built-in model name or a TVM graph file)");
+  if (!p.has("model")) p.node().fail("missing key 'model' (a built-in model name, or a TVM or ONNX graph file)");
   p.mark("model");
   point.model = rows::model_value(p.at("model"));
   point.stage = parse_stage(p.choice("stage"));

@@ -28,6 +28,10 @@ report "sim/serve or sim/results includes the point pipeline" \
   "$(grep -rnE '#include "sim/point/' sim/serve sim/results)"
 report "sim/stages includes a layer above it (sweep, app)" \
   "$(grep -rnE '#include "sim/(sweep|app)/' sim/stages)"
+report "sim/dataset includes the command line (sim/app)" \
+  "$(grep -rnE '#include "sim/app/' sim/dataset)"
+report "a layer below sim/dataset includes it" \
+  "$(grep -rnE '#include "sim/dataset/' sim frontend hw_models | grep -vE '^sim/(dataset|app)/')"
 report "sim/engine includes a layer above it" \
   "$(grep -rnE '#include "sim/(results|sweep|app)/' sim/engine)"
 report "a hardware-family name compared outside hw_models/ registration" \

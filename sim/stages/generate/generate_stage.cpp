@@ -32,7 +32,7 @@ PointSpec generation_step(const PointSpec& point, int64_t step) {
 
 PointRun run_generation(const PointSpec& point, const PointOptions& options) {
   if (frontend::is_graph_file(point.model)) {
-    throw Error("stage generate needs a built-in model (a TVM graph file is one traced stage): '" +
+    throw Error("stage generate needs a built-in model (a TVM or ONNX graph file is one traced stage): '" +
                 point.model + "'");
   }
   if (point.new_tokens < 1) throw Error("stage generate needs `new_tokens` of at least 1");
@@ -82,7 +82,7 @@ const ParamTable& generate_table() {
 
 void read_generate(const Params& p, PointSpec& s) {
   if (frontend::is_graph_file(s.model)) {
-    p.at("model").fail("stage generate needs a built-in model (a TVM graph file is one traced stage)");
+    p.at("model").fail("stage generate needs a built-in model (a TVM or ONNX graph file is one traced stage)");
   }
   read_graph_keys(p, s);
   if (hw::profile_named(s.profile).places_with_schedule()) {

@@ -103,7 +103,7 @@ void read_graph_keys(const Params& p, PointSpec& s) {
 void check_graph_inputs(const PointSpec& p, InputChecks& checks) {
   checks.once("model\n" + p.model, [&] {
     if (frontend::is_graph_file(p.model)) {
-      frontend::import_tvm_file(p.model);  // as traced: re-sizing is the point's business
+      frontend::check_graph_file(p.model);  // as traced: re-sizing is the point's business
     } else {
       frontend::builtin_model(p.model);
     }

@@ -228,11 +228,12 @@ PointRun run_serving(const PointSpec& point, const PointOptions& options) {
   serve::DispatchContext context{point.model, point.profile, point.objective, {}, &requests};
   for (const auto& s : replicas.systems) context.replica_names.push_back(s->name());
   replicas.spec.dispatch = point.serve.dispatch->bind(context);
-  replicas.spec.keep_iterations = false;  // the report keeps requests and queue series only
+  // The report keeps requests and queue series only; the dataset (sim/dataset) asks for more.
+  replicas.spec.keep_iterations = options.keep_iterations;
   // Graphs this point built (replicas on one system share a cost: count it once).
   std::map<const serve::PipelineIterationCost*, int64_t> graphs_before;
   for (const auto& exact : replicas.exact) graphs_before.emplace(exact.get(), exact->graphs());
-  const serve::ServeResult served = serve::simulate_serving(requests, replicas.spec);
+  serve::ServeResult served = serve::simulate_serving(requests, replicas.spec);
   const serve::ServeSummary figures = serve::summarise(
       served, replicas.spec, serve::SloTargets{point.serve.slo_ttft, point.serve.slo_tpot});
 
@@ -254,6 +255,7 @@ PointRun run_serving(const PointSpec& point, const PointOptions& options) {
   sum.arrival_rate_per_s = point.serve.trace.empty() ? point.serve.arrival_rate_per_s : 0.0;
   fill_serving_report(served, figures, replicas, run.result);
   for (const auto& [exact, before] : graphs_before) sum.iteration_graphs += exact->graphs() - before;
+  run.iterations = std::move(served.iterations);
   return run;
 }
 
@@ -363,7 +365,7 @@ void read_serve(const Params& p, PointSpec& s) {
   ServePoint& v = s.serve;
   serve::ServePolicies& registered = serve::policies();
   if (frontend::is_graph_file(s.model)) {
-    p.at("model").fail("stage serve builds each iteration's batch from a built-in model, not a TVM graph file");
+    p.at("model").fail("stage serve builds each iteration's batch from a built-in model, not a graph file (TVM or ONNX)");
   }
   s.fidelity = Fidelity::analytical;  // a serve point times its iterations analytically
   s.tensor_parallel = p.count("tensor_parallel");  // each replica a tensor-parallel group

@@ -128,7 +128,7 @@ TEST_CASE("a scenario key no point reads names the file, line and key") {
         std::string::npos);
   msg = error_of(write("unread_traced", "traced_length: 5\n"));
   CHECK(msg.find(":6:") != std::string::npos);
-  CHECK(msg.find("key 'traced_length' is set but not read by this scenario (no point has a TVM graph file for model)") !=
+  CHECK(msg.find("key 'traced_length' is set but not read by this scenario (no point has a TVM or ONNX graph file for model)") !=
         std::string::npos);
   // An axis value no point reads: 8 goes with the prefill point only.
   const std::string path = write("unread_axis", "sweep:\n  zip:\n    stage: [prefill, generate]\n    new_tokens: [8, 16]\n");

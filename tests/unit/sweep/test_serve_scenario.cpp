@@ -149,5 +149,5 @@ TEST_CASE("serve scenario: what a serve point needs and cannot have") {
   const std::string tvm =
       error_of(s, "model: " + test::tvm_graph("gpt2_prefill_seq5_graph.json") + "\n" +
                       serve_text("").substr(std::string("model: gpt2\n").size()));
-  CHECK(tvm.find("from a built-in model, not a TVM graph file") != std::string::npos);
+  CHECK(tvm.find("from a built-in model, not a graph file (TVM or ONNX)") != std::string::npos);
 }

@@ -31,12 +31,13 @@ add_compile_options(-fsanitize=fuzzer-no-link)
 add_link_options(-fsanitize=fuzzer-no-link)
 
 # target -> the libraries its loader lives in.
-set(LIGHTCODE_FUZZ_TARGETS scenario system hardware tvm_json model_config calibration_csv dispatch_table
+set(LIGHTCODE_FUZZ_TARGETS scenario system hardware tvm_json onnx model_config calibration_csv dispatch_table
     request_trace device_library)
 set(LIGHTCODE_FUZZ_LIBS_scenario lc_sweep)
 set(LIGHTCODE_FUZZ_LIBS_system lc_families)
 set(LIGHTCODE_FUZZ_LIBS_hardware lc_families)
 set(LIGHTCODE_FUZZ_LIBS_tvm_json lc_sched lc_families lc_frontend)
+set(LIGHTCODE_FUZZ_LIBS_onnx lc_sched lc_families lc_frontend)
 set(LIGHTCODE_FUZZ_LIBS_model_config lc_frontend)
 set(LIGHTCODE_FUZZ_LIBS_calibration_csv lc_families)
 set(LIGHTCODE_FUZZ_LIBS_dispatch_table lc_sweep)

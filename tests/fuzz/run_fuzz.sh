@@ -23,7 +23,7 @@ seconds=$2
 jobs=${3:-2}
 shift $(($# >= 3 ? 3 : 2))
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-all_targets=(scenario system hardware tvm_json model_config calibration_csv dispatch_table request_trace
+all_targets=(scenario system hardware tvm_json onnx model_config calibration_csv dispatch_table request_trace
   device_library)
 targets=("${@:-${all_targets[@]}}")
 [[ $seconds =~ ^[0-9]+$ && $jobs =~ ^[0-9]+$ && $jobs -ge 1 ]] || usage
@@ -31,7 +31,7 @@ targets=("${@:-${all_targets[@]}}")
 # Longest input per target: a little above the largest realistic file of that kind.
 max_len() {
   case $1 in
-    tvm_json) echo 65536 ;;
+    tvm_json | onnx) echo 65536 ;;
     dispatch_table | calibration_csv | request_trace) echo 32768 ;;
     *) echo 16384 ;;
   esac

@@ -6,7 +6,6 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,15 +72,8 @@ py::dict sweep_points(const std::string& path, const std::optional<std::string>&
     const py::gil_scoped_release unlocked;
     const uint64_t mark = input_mark();
     const sweep::Scenario scenario = load(path, text, dir, sets);
-    sweep::validate_point_inputs(scenario.points);  // every file, once, before any point runs
-    o.inputs = inputs_read_since(mark);
-    o.settings = scenario.sets;  // settings that change the points are part of what results record
-    if (!contention) o.settings.push_back("contention=false");
-    o.jobs = jobs;
+    o = sweep::sweep_options(scenario, mark, jobs, contention, out);
     o.resume = resume;
-    o.output = out.empty() ? sweep::default_output(scenario) : out;
-    o.point.engine.contention = contention;
-    o.point.threads = std::max(1, hardware_threads() / std::max(1, jobs));  // the cores shared by the jobs
     r = sweep::run_sweep(scenario, o);
   }
   return outcome(o.output, r.failed, r.summaries);

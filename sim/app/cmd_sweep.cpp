@@ -2,7 +2,6 @@
 // `lightcode merge` (shards into one results file).
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -10,10 +9,8 @@
 #include "sim/app/commands.hpp"
 #include "sim/app/overrides.hpp"
 #include "sim/core/error.hpp"
-#include "sim/core/ordered_work.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/output_lock.hpp"
-#include "sim/sweep/run_scenario.hpp"
 #include "sim/results/console_table.hpp"
 #include "sim/results/hdf5_file.hpp"
 #include "sim/sweep/sweep_runner.hpp"
@@ -42,18 +39,9 @@ std::string one_decimal(double v) {
 int sweep(const SweepCli& c) {
   const uint64_t mark = input_mark();  // the files read from here on are the scenario's inputs
   const sweep::Scenario scenario = sweep::load_scenario(c.scenario, c.sets);
-  sweep::validate_point_inputs(scenario.points);  // every file, once, before any point runs
-  sweep::SweepOptions o;
-  o.inputs = inputs_read_since(mark);
-  // Command-line settings that change the points are part of what the results record.
-  o.settings = scenario.sets;
-  if (c.no_contention) o.settings.push_back("contention=false");
-  o.jobs = c.jobs;
+  sweep::SweepOptions o = sweep::sweep_options(scenario, mark, c.jobs, !c.no_contention, c.out);
   o.resume = c.resume;
   sweep::parse_shard(c.shard, o.shard_index, o.shard_count);
-  o.output = !c.out.empty() ? c.out : sweep::default_output(scenario);
-  o.point.engine.contention = !c.no_contention;
-  o.point.threads = std::max(1, hardware_threads() / std::max(1, c.jobs));  // the cores shared by the jobs
   if (!c.quiet) {
     o.progress = &std::cerr;
     o.progress_bar = ::isatty(STDERR_FILENO) != 0;

@@ -55,9 +55,11 @@ class Expander {
   static constexpr int kTierShift = 48, kPositionShift = 24;
   void enter_node_list(int32_t s) {
     if (part_.node_list.empty()) return;
-    for (ir::NodeId id : listed_) list_position_[static_cast<size_t>(id)] = 0;
-    listed_ = part_.node_list[static_cast<size_t>(s)];
-    for (size_t i = 0; i < listed_.size(); ++i) list_position_[static_cast<size_t>(listed_[i])] = static_cast<int64_t>(i) + 1;
+    if (listed_) {
+      for (ir::NodeId id : *listed_) list_position_[static_cast<size_t>(id)] = 0;
+    }
+    listed_ = &part_.node_list[static_cast<size_t>(s)];
+    for (size_t i = 0; i < listed_->size(); ++i) list_position_[static_cast<size_t>((*listed_)[i])] = static_cast<int64_t>(i) + 1;
   }
   // The rank of node `id`'s task (`part` of an expansion: 0 split, 1.. products, last merge).
   int64_t rank_of(ir::NodeId id, bool expanded = false, int64_t part = 0) const {
@@ -316,7 +318,7 @@ class Expander {
   int32_t subgraph_ = 0;
   TaskId start_ = -1;
   TaskId copy_ = -1;  // this subgraph's second run of the previous cut op
-  std::vector<ir::NodeId> listed_;        // the current subgraph's node list
+  const std::vector<ir::NodeId>* listed_ = nullptr;  // the current subgraph's node list
   std::vector<int64_t> list_position_;    // per node: 1 + its place in listed_, 0 when not listed
 };
 

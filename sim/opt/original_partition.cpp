@@ -143,13 +143,8 @@ Partition original_partition_groups(const ir::Graph& g) {
       return groups.to_sink[static_cast<size_t>(a)] < groups.to_sink[static_cast<size_t>(b)] ||
              (groups.to_sink[static_cast<size_t>(a)] == groups.to_sink[static_cast<size_t>(b)] && a < b);
     });
-    std::vector<ir::NodeId>& list = p.node_list[static_cast<size_t>(k)];
-    for (ir::NodeId id : listed) {
-      if (!has_parent_inside(id)) list.push_back(id);
-    }
-    for (ir::NodeId id : listed) {
-      if (has_parent_inside(id)) list.push_back(id);
-    }
+    std::stable_partition(listed.begin(), listed.end(), [&](ir::NodeId id) { return !has_parent_inside(id); });
+    p.node_list[static_cast<size_t>(k)] = std::move(listed);
   }
   // Graph outputs are the nodes no other node reads (the original's Graph._get_out: every
   // stack minus all parents; it never reads the JSON `heads`). They occupy no unit; as tasks

@@ -18,7 +18,9 @@
 #include "sim/core/output_file.hpp"
 #include "sim/core/output_lock.hpp"
 #include "sim/results/hdf5_file.hpp"
+#include "sim/core/ordered_work.hpp"
 #include "sim/sweep/provenance.hpp"
+#include "sim/sweep/run_scenario.hpp"
 
 namespace lightcode::sweep {
 namespace {
@@ -59,6 +61,20 @@ void parse_shard(const std::string& text, int& index, int& count) {
     }
   }
   throw Error("--shard '" + text + "': expected K/N with 1 <= K <= N, e.g. 2/4");
+}
+
+SweepOptions sweep_options(const Scenario& scenario, uint64_t mark, int jobs, bool contention, const std::string& out) {
+  validate_point_inputs(scenario.points);  // every file, once, before any point runs
+  SweepOptions o;
+  o.inputs = inputs_read_since(mark);
+  // Command-line settings that change the points are part of what the results record.
+  o.settings = scenario.sets;
+  if (!contention) o.settings.push_back("contention=false");
+  o.jobs = jobs;
+  o.output = out.empty() ? default_output(scenario) : out;
+  o.point.engine.contention = contention;
+  o.point.threads = std::max(1, hardware_threads() / std::max(1, jobs));  // the cores shared by the jobs
+  return o;
 }
 
 SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& o) {

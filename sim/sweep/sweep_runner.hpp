@@ -51,6 +51,12 @@ struct SweepOutcome {
 
 SweepOutcome run_sweep(const Scenario& scenario, const SweepOptions& options);
 
+// A sweep's options as `lightcode sweep` (and the Python module) set them: every input of
+// `scenario` (loaded after `mark = input_mark()`) checked and recorded, its settings with
+// contention=false when `contention` is off, the output `out` or default_output(scenario),
+// `jobs` workers sharing the machine's cores. Resume, shards and progress are the caller's.
+SweepOptions sweep_options(const Scenario& scenario, uint64_t mark, int jobs, bool contention, const std::string& out);
+
 // Parses "K/N" (1 <= K <= N); throws lightcode::Error otherwise.
 void parse_shard(const std::string& text, int& index, int& count);
 

@@ -10,18 +10,11 @@
 set -euo pipefail
 BIN=$1
 SRC=$(cd "$2" && pwd)
-PY=${LIGHTCODE_TEST_PYTHON:-/usr/bin/python3}
+. "$SRC/tests/tools/test_preamble.sh"
 CSV="$SRC/../shared/reference/network/vidur_h100_collectives.csv"
-if ! "$PY" -c 'import h5py, numpy' 2>/dev/null; then
-  echo "SKIP: $PY cannot import h5py and numpy (apt-get install python3-h5py)"
-  exit 77
-fi
-if [ ! -f "$CSV" ]; then
-  echo "SKIP: $CSV is absent"
-  exit 77
-fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/lc_test_collectives.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+skip_unless_python "h5py, numpy" python3-h5py
+skip_unless_file "$CSV"
+scratch collectives
 "$BIN" validate-collectives --reference "$CSV" --out "$TMP/c.h5" >"$TMP/collectives.log"
 "$PY" "$SRC/tools/collectives_report.py" "$TMP/c.h5" --out "$TMP/VALIDATION.md"
 grep -q "^## Collectives: NCCL on H100" "$TMP/VALIDATION.md"

@@ -8,8 +8,9 @@
 set -euo pipefail
 bin=${1:?usage: test_dataset_baseline.sh <lightcode> <source dir>}
 src=${2:?usage: test_dataset_baseline.sh <lightcode> <source dir>}
-dir=$(mktemp -d /tmp/lightcode_dataset_baseline_XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+. "$src/tests/tools/test_preamble.sh"
+scratch dataset_baseline
+dir=$TMP
 cat > "$dir/small.yaml" <<YAML
 name: dataset_small
 objective: time

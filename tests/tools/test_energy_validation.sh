@@ -13,15 +13,11 @@
 set -euo pipefail
 BIN=$1
 SRC=$(cd "$2" && pwd)
-PY=${LIGHTCODE_TEST_PYTHON:-/usr/bin/python3}
+. "$SRC/tests/tools/test_preamble.sh"
 CSV="$SRC/../shared/reference/gpu/vidur_h100_llama2_kernels.csv"
 ENERGY_CSV="$SRC/../shared/reference/energy/mlenergy_v2_mistral7b_codellama.csv"
-if ! "$PY" -c 'import h5py, numpy, yaml' 2>/dev/null; then
-  echo "SKIP: $PY cannot import h5py, numpy and yaml (apt-get install python3-h5py python3-yaml)"
-  exit 77
-fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/lc_test_energy.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+skip_unless_python "h5py, numpy, yaml" "python3-h5py python3-yaml"
+scratch energy
 "$BIN" run "$SRC/scenarios/prefill_power.yaml" --out "$TMP/p.h5" >"$TMP/run.log"
 SERVING=()
 if [ -f "$ENERGY_CSV" ]; then

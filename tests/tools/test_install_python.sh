@@ -11,6 +11,7 @@ LIGHTCODE_PYTHON_SITE="$site" "$source_dir/tools/install_python.sh" "$build" > "
 cat "$site/log"
 grep -q "import lightcode works in /usr/bin/python3" "$site/log"
 test "$(cat "$site/lightcode.pth")" = "$build/python"
-loaded=$(cd "$site" && env -u PYTHONPATH /usr/bin/python3 -c "import site; site.addsitedir('$site'); import lightcode; print(lightcode.__file__)")
+# -S: not the machine's own site folders (an earlier install may name another build there).
+loaded=$(cd "$site" && env -u PYTHONPATH /usr/bin/python3 -S -c "import site; site.addsitedir('$site'); import lightcode; print(lightcode.__file__)")
 test "$loaded" = "$build/python/lightcode/__init__.py"
 echo "install_python: the .pth loads $loaded"

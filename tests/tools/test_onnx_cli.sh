@@ -14,8 +14,8 @@ if [ ! -f "$DIR/done" ]; then
   echo "SKIP: $DIR/done is absent (run the ctest fixture onnx:export; it needs python3-torch and python3-onnx)"
   exit 77
 fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/lc_test_onnx.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+. "$SRC/tests/tools/test_preamble.sh"
+scratch onnx
 
 # <expected exit code> <text the error names> <command...>: runs it, checks both.
 expect_error() {

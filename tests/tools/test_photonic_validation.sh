@@ -13,19 +13,12 @@
 set -euo pipefail
 BIN=$1
 SRC=$(cd "$2" && pwd)
-PY=${LIGHTCODE_TEST_PYTHON:-/usr/bin/python3}
+. "$SRC/tests/tools/test_preamble.sh"
 PUBLISHED="$SRC/../shared/reference/photonic/designs.yaml"
 CSV="$SRC/../shared/reference/gpu/vidur_h100_llama2_kernels.csv"
-if ! "$PY" -c 'import h5py, numpy, yaml' 2>/dev/null; then
-  echo "SKIP: $PY cannot import h5py, numpy and yaml (apt-get install python3-h5py python3-yaml)"
-  exit 77
-fi
-if [ ! -f "$PUBLISHED" ]; then
-  echo "SKIP: $PUBLISHED is absent"
-  exit 77
-fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/lc_test_photonic.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+skip_unless_python "h5py, numpy, yaml" "python3-h5py python3-yaml"
+skip_unless_file "$PUBLISHED"
+scratch photonic
 "$BIN" validate-photonic --out "$TMP/d.h5" >"$TMP/designs.log"
 grep -q "phu_dota_b " "$TMP/designs.log"
 if "$BIN" validate-photonic "$SRC/configs/hardware/phu_lightning.yaml" --out "$TMP/x.h5" \

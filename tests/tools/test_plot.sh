@@ -20,15 +20,9 @@ if [ $# -ne 2 ]; then
 fi
 BIN=$1
 SRC=$(cd "$2" && pwd)
-PY=${LIGHTCODE_TEST_PYTHON:-/usr/bin/python3}
-
-if ! "$PY" -c 'import h5py, matplotlib' 2>/dev/null; then
-  echo "SKIP: $PY cannot import h5py and matplotlib (apt-get install python3-h5py python3-matplotlib)"
-  exit 77
-fi
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/lc_test_plot.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+. "$SRC/tests/tools/test_preamble.sh"
+skip_unless_python "h5py, matplotlib" "python3-h5py python3-matplotlib"
+scratch plot
 
 cat >"$TMP/scenario.yaml" <<EOF
 name: plot_test

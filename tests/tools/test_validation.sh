@@ -10,18 +10,11 @@ set -euo pipefail
 BIN=$1
 SRC=$(cd "$2" && pwd)
 WHICH=$3
-PY=${LIGHTCODE_TEST_PYTHON:-/usr/bin/python3}
+. "$SRC/tests/tools/test_preamble.sh"
 CSV="$SRC/../shared/reference/gpu/vidur_h100_llama2_kernels.csv"
-if ! "$PY" -c 'import h5py, numpy' 2>/dev/null; then
-  echo "SKIP: $PY cannot import h5py and numpy (apt-get install python3-h5py)"
-  exit 77
-fi
-if [ ! -f "$CSV" ]; then
-  echo "SKIP: $CSV is absent"
-  exit 77
-fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/lc_test_validation.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+skip_unless_python "h5py, numpy" python3-h5py
+skip_unless_file "$CSV"
+scratch validation
 "$BIN" validate "$CSV" --out "$TMP/v.h5" >"$TMP/validate.log"
 "$PY" "$SRC/tools/validation_report.py" "$TMP/v.h5" --out "$TMP/VALIDATION.md" --csv "$TMP/rows.csv"
 grep -q "## Must-show bounds" "$TMP/VALIDATION.md"
